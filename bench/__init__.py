@@ -1,0 +1,1 @@
+"""Benchmarks (scripts, not timed tests): ``python -m bench.plan_bench``."""

@@ -1,0 +1,311 @@
+"""Benchmark ``plan`` of every stack in ``stacks/``: time, memory, size, critical path.
+
+Each stack is planned in a fresh subprocess so that its peak memory and its
+imported modules are its own (no cache, no SDK imported by an earlier stack).
+Per stack it reports:
+
+* ``import components`` time, and which cloud SDKs that import loaded (target: none);
+* plan wall time and peak RSS of the process (targets: < 10 s, < 500 MB on 2 cores);
+* number of resources (all registered, and custom = real cloud/Kubernetes objects);
+* the critical path: the longest chain of custom resources that must be created one
+  after another (dependencies, plus each resource's explicit provider), its length,
+  and how many of its steps are Kubernetes objects (add-ons installing in parallel
+  keep that short: namespace -> operator -> CRs);
+* cloud SDK modules imported by the end of the plan (target: only the stack's cloud).
+
+Usage::
+
+    python -m bench.plan_bench              # Markdown table of every stack
+    python -m bench.plan_bench --json       # the same rows as JSON
+    python -m bench.plan_bench --stack gcp-a4 --stack aws-p5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:  # run as a script: python bench/plan_bench.py
+    sys.path.insert(0, str(REPO_ROOT))
+
+if TYPE_CHECKING:  # the child process times ``import components``: import nothing of it here
+    from components.plan.model import PlannedResource
+
+# Module of each cloud's Pulumi SDK (what must stay unimported for other clouds).
+CLOUD_SDKS: dict[str, str] = {
+    "gcp": "pulumi_gcp",
+    "aws": "pulumi_aws",
+    "azure": "pulumi_azure_native",
+    "digitalocean": "pulumi_digitalocean",
+    "oci": "pulumi_oci",
+}
+PLAN_SECONDS_TARGET = 10.0
+PEAK_MB_TARGET = 500.0
+# The cloud's own chain (network -> ... -> cluster) differs per cloud; what the
+# library controls is the Kubernetes part after the provider: CRDs/namespace ->
+# operator -> CRs. More steps there means add-ons install one after another.
+K8S_CHAIN_TARGET = 3
+CHILD_TIMEOUT_S = 300
+
+
+# -- the dependency graph ------------------------------------------------------------------
+
+
+def _provider_urn(reference: str | None) -> str | None:
+    """``urn:...::name::id`` (a provider reference) -> the provider's URN."""
+    if not reference:
+        return None
+    return reference.rsplit("::", 1)[0]
+
+
+def waits_for(resource: PlannedResource, index: dict[str, PlannedResource],
+              children: dict[str, list[str]]) -> list[str]:
+    """URNs ``resource`` cannot be created before: its dependencies and its provider.
+
+    A component (``custom=False``) is done when its children are, so it waits for
+    them; the Python SDK already expands a dependency on a local component into its
+    custom descendants, so this only matters for remote components.
+    """
+    found = list(resource.dependencies)
+    provider = _provider_urn(resource.provider)
+    if provider:
+        found.append(provider)
+    if not resource.custom:
+        found.extend(children.get(resource.urn, ()))
+    return [urn for urn in dict.fromkeys(found) if urn in index and urn != resource.urn]
+
+
+def critical_path(resources: Sequence[PlannedResource]) -> list[PlannedResource]:
+    """The longest chain of custom resources created one after another, first to last.
+
+    Length counts custom resources only (components create nothing). Among chains of
+    equal length the one reached first in registration order wins.
+    """
+    index = {r.urn: r for r in resources}
+    children: dict[str, list[str]] = {}
+    for r in resources:
+        if r.parent:
+            children.setdefault(r.parent, []).append(r.urn)
+    best: dict[str, tuple[int, str | None]] = {}  # urn -> (length, predecessor on the chain)
+    for start in resources:
+        # Iterative depth-first walk: deep graphs must not hit the recursion limit.
+        stack: list[tuple[str, bool]] = [(start.urn, False)]
+        on_path: set[str] = set()
+        while stack:
+            urn, expanded = stack.pop()
+            if urn in best:
+                continue
+            deps = waits_for(index[urn], index, children)
+            if not expanded:
+                if urn in on_path:
+                    raise ValueError(f"dependency cycle through {urn}")
+                on_path.add(urn)
+                stack.append((urn, True))
+                stack.extend((d, False) for d in reversed(deps) if d not in best)
+                continue
+            on_path.discard(urn)
+            weight = 1 if index[urn].custom else 0
+            longest: tuple[int, str | None] = (0, None)
+            for dep in deps:
+                if best[dep][0] > longest[0]:
+                    longest = (best[dep][0], dep)
+            best[urn] = (longest[0] + weight, longest[1])
+    if not best:
+        return []
+    end = max(resources, key=lambda r: best[r.urn][0]).urn
+    chain: list[PlannedResource] = []
+    cursor: str | None = end
+    while cursor is not None:
+        if index[cursor].custom:
+            chain.append(index[cursor])
+        cursor = best[cursor][1]
+    return list(reversed(chain))
+
+
+def short_type(type_: str) -> str:
+    """``gcp:container/nodePool:NodePool`` -> ``NodePool``; ``pulumi:providers:kubernetes`` kept."""
+    if type_.startswith("pulumi:providers:"):
+        return "provider:" + type_.rsplit(":", 1)[-1]
+    return type_.rsplit(":", 1)[-1]
+
+
+# -- one stack, in a child process ---------------------------------------------------------
+
+
+@dataclass
+class StackBench:
+    stack: str
+    cloud: str = "?"
+    import_s: float = 0.0
+    sdks_after_import: list[str] = field(default_factory=list)
+    plan_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    resources: int = 0
+    custom_resources: int = 0
+    critical_path: int = 0
+    kubernetes_steps: int = 0
+    path: list[str] = field(default_factory=list)
+    sdks_after_plan: list[str] = field(default_factory=list)
+    unexpected_sdks: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def meets_targets(self) -> dict[str, bool]:
+        return {
+            "plan_time": self.plan_s < PLAN_SECONDS_TARGET,
+            "memory": self.peak_rss_mb < PEAK_MB_TARGET,
+            "lazy_sdks": not self.sdks_after_import and not self.unexpected_sdks,
+            "chain": self.kubernetes_steps <= K8S_CHAIN_TARGET,
+        }
+
+
+def _peak_rss_mb() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes vs KiB
+
+
+def _loaded_sdks() -> list[str]:
+    return sorted(m for m in CLOUD_SDKS.values() if m in sys.modules)
+
+
+def measure_stack(name: str) -> StackBench:
+    """Plan one stack in *this* process (call it in a fresh one: see :func:`run_child`)."""
+    result = StackBench(name)
+    started = time.perf_counter()
+    import components  # noqa: F401
+
+    result.import_s = time.perf_counter() - started
+    result.sdks_after_import = _loaded_sdks()
+
+    from components.plan import load_stack_file, run_plan
+
+    try:
+        stack = load_stack_file(name)
+        cluster = stack.cluster if isinstance(stack.cluster, dict) else {}
+        result.cloud = str(cluster.get("cloud", "?"))
+        uses_cloud = "existing" not in cluster
+        started = time.perf_counter()
+        plan = run_plan(stack)
+        result.plan_s = time.perf_counter() - started
+    except Exception as exc:  # a broken stack is a row with an error, not a crash
+        result.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        result.peak_rss_mb = _peak_rss_mb()
+        return result
+    result.peak_rss_mb = _peak_rss_mb()
+    result.resources = len(plan.resources)
+    result.custom_resources = sum(1 for r in plan.resources if r.custom)
+    chain = critical_path(plan.resources)
+    result.critical_path = len(chain)
+    result.kubernetes_steps = sum(1 for r in chain if r.type.startswith("kubernetes:"))
+    result.path = [short_type(r.type) for r in chain]
+    result.sdks_after_plan = _loaded_sdks()
+    allowed = {CLOUD_SDKS[result.cloud]} if uses_cloud and result.cloud in CLOUD_SDKS else set()
+    result.unexpected_sdks = [m for m in result.sdks_after_plan if m not in allowed]
+    return result
+
+
+def run_child(name: str, timeout: float = CHILD_TIMEOUT_S) -> StackBench:
+    """Measure one stack in a fresh interpreter (clean peak memory, clean sys.modules)."""
+    cmd = [sys.executable, "-m", "bench.plan_bench", "--child", name]
+    try:
+        done = subprocess.run(
+            cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return StackBench(name, error=f"timed out after {timeout:.0f} s")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return StackBench(name, error=f"child exited {done.returncode}: {tail[:200]}")
+    return StackBench(**json.loads(lines[-1]))
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def machine_line() -> str:
+    return (
+        f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs (nproc), "
+        f"Python {platform.python_version()}, {platform.system()} {platform.machine()}"
+    )
+
+
+def _mark(ok: bool) -> str:
+    return "yes" if ok else "**no**"
+
+
+def markdown(rows: Iterable[StackBench]) -> str:
+    header = (
+        "| stack | cloud | resources (custom) | import components | plan | peak RSS "
+        "| critical path (k8s steps) | SDKs loaded | targets met |\n"
+        "|---|---|---:|---:|---:|---:|---:|---|---|\n"
+    )
+    lines = []
+    for r in rows:
+        if r.error:
+            lines.append(f"| {r.stack} | {r.cloud} | - | - | - | - | - | - | error: {r.error} |")
+            continue
+        met = r.meets_targets()
+        failed = [k for k, ok in met.items() if not ok]
+        lines.append(
+            f"| {r.stack} | {r.cloud} | {r.resources} ({r.custom_resources}) "
+            f"| {r.import_s:.2f} s | {r.plan_s:.2f} s | {r.peak_rss_mb:.0f} MB "
+            f"| {r.critical_path} ({r.kubernetes_steps}) "
+            f"| {', '.join(s.removeprefix('pulumi_') for s in r.sdks_after_plan) or 'none'} "
+            f"| {_mark(not failed)}{'' if not failed else ' (' + ', '.join(failed) + ')'} |"
+        )
+    paths = [
+        f"- {r.stack}: {' -> '.join(r.path)}" for r in rows if not r.error and r.path
+    ]
+    legend = (
+        f"\nTargets: plan < {PLAN_SECONDS_TARGET:.0f} s, peak RSS < {PEAK_MB_TARGET:.0f} MB, "
+        "no cloud SDK loaded by `import components` nor for a cloud the stack does not use, "
+        f"at most {K8S_CHAIN_TARGET} Kubernetes objects on the critical path "
+        "(CRDs/namespace -> operator -> CRs; the cloud's own network/cluster chain is not "
+        "counted against it).\n"
+        f"Machine: {machine_line()}.\n\nCritical paths:\n"
+    )
+    return header + "\n".join(lines) + "\n" + legend + "\n".join(paths) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stack", action="append", help="only these stacks (repeatable)")
+    parser.add_argument("--json", action="store_true", help="JSON rows instead of Markdown")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(asdict(measure_stack(args.child))))
+        return 0
+
+    from components.plan.stackfile import available_stacks
+
+    names = args.stack or available_stacks()
+    rows = []
+    for name in names:
+        print(f"... {name}", file=sys.stderr, flush=True)
+        rows.append(run_child(name))
+    if args.json:
+        print(json.dumps(
+            {"machine": machine_line(), "stacks": [asdict(r) | {"targets": r.meets_targets()}
+                                                   for r in rows]},
+            indent=2,
+        ))
+    else:
+        print(markdown(rows), end="")
+    return 1 if any(r.error for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

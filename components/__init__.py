@@ -1,0 +1,99 @@
+"""gpu-fabric: Pulumi components for multi-node GPU clusters with their RDMA fabric.
+
+The public API. Cloud components are imported lazily, so ``import components``
+loads no cloud SDK; ``components.GcpGpuCluster`` imports pulumi_gcp on first use.
+
+Typical use in your own Pulumi program::
+
+    import components as gf
+
+    spec = gf.load_spec({...})                 # or gf.ClusterSpec(**data)
+    cluster = gf.build_cluster("train", spec)  # the right GpuCluster for spec.cloud
+    pulumi.export("kubeconfig", cluster.kubeconfig)
+
+    # Only the Kubernetes fabric layer, on a cluster you already have:
+    gf.FabricStack("fabric", gf.FabricStackArgs(spec, gf.describe_cluster(spec)),
+                   opts=pulumi.ResourceOptions(providers={"kubernetes": my_provider}))
+
+    # What a pod needs to use the fabric (no Kyverno needed):
+    gf.fragment_for("p5.48xlarge", gpus=8).apply(pod_template)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from components.catalog import Cloud, FabricKind, Machine, get_machine, machines
+from components.errors import Problem, SpecError
+from components.spec import ClusterSpec, load_spec
+
+if TYPE_CHECKING:
+    from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo, build_cluster
+    from components.existing import ExistingGpuCluster
+    from components.fabric.description import FabricDescription, describe_cluster
+    from components.fabric.stack import FabricStack, FabricStackArgs
+    from components.fabric.workload import PodFragment, fragment_for, pod_fragment
+    from components.nccl.component import NcclAcceptance, NcclAcceptanceArgs
+
+_LAZY: dict[str, str] = {
+    "GpuCluster": "components.cluster",
+    "ClusterInfra": "components.cluster",
+    "NodePoolInfo": "components.cluster",
+    "build_cluster": "components.cluster",
+    "ExistingGpuCluster": "components.existing",
+    "FabricDescription": "components.fabric.description",
+    "describe_cluster": "components.fabric.description",
+    "FabricStack": "components.fabric.stack",
+    "FabricStackArgs": "components.fabric.stack",
+    "PodFragment": "components.fabric.workload",
+    "pod_fragment": "components.fabric.workload",
+    "fragment_for": "components.fabric.workload",
+    "NcclAcceptance": "components.nccl.component",
+    "NcclAcceptanceArgs": "components.nccl.component",
+    "GcpGpuCluster": "components.clouds.gcp.cluster",
+    "AwsGpuCluster": "components.clouds.aws.cluster",
+    "AzureGpuCluster": "components.clouds.azure.cluster",
+    "DigitalOceanGpuCluster": "components.clouds.digitalocean.cluster",
+    "OciGpuCluster": "components.clouds.oci.cluster",
+}
+
+__all__ = [
+    "AwsGpuCluster",
+    "AzureGpuCluster",
+    "Cloud",
+    "ClusterInfra",
+    "ClusterSpec",
+    "DigitalOceanGpuCluster",
+    "ExistingGpuCluster",
+    "FabricDescription",
+    "FabricKind",
+    "FabricStack",
+    "FabricStackArgs",
+    "GcpGpuCluster",
+    "GpuCluster",
+    "Machine",
+    "NcclAcceptance",
+    "NcclAcceptanceArgs",
+    "NodePoolInfo",
+    "OciGpuCluster",
+    "PodFragment",
+    "Problem",
+    "SpecError",
+    "build_cluster",
+    "describe_cluster",
+    "fragment_for",
+    "get_machine",
+    "load_spec",
+    "machines",
+    "pod_fragment",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'components' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

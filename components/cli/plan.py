@@ -1,0 +1,78 @@
+"""``plan``: the resource tree ``pulumi up`` would create, computed offline under mocks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+
+from components.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Progress,
+    add_stack_arguments,
+    load_stack,
+    report_invalid,
+)
+from components.errors import SpecError
+from components.plan import PlanResult, run_plan
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("plan", help="offline plan: the resources pulumi up would create")
+    add_stack_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print the plan as JSON")
+    parser.add_argument(
+        "--preview", action="store_true",
+        help="leave computed outputs unknown, as on a first pulumi preview",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    progress = Progress(quiet=args.quiet)
+    try:
+        with progress.step("reading and validating the stack"):
+            stack = load_stack(args)
+        with progress.step(f"running the program for stack '{stack.name}' under mocks"):
+            plan = run_plan(stack, preview=args.preview)
+            progress.note(f"{len(plan.resources)} resources")
+    except SpecError as exc:
+        return report_invalid(exc)
+    except Exception as exc:  # the program failed: show where, exit non-zero
+        traceback.print_exc(file=sys.stderr)
+        print(f"plan failed: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(plan.to_json(), indent=2))
+    else:
+        print(render_tree(plan))
+    return EXIT_OK
+
+
+def render_tree(plan: PlanResult) -> str:
+    """Indented resource tree (type and name) plus counts per type."""
+    children: dict[str | None, list[int]] = {}
+    urns = {r.urn for r in plan.resources}
+    for i, res in enumerate(plan.resources):
+        parent = res.parent if res.parent in urns else None
+        children.setdefault(parent, []).append(i)
+    lines = [f"stack {plan.stack}: {len(plan.resources)} resources"]
+
+    def walk(parent: str | None, depth: int) -> None:
+        for i in children.get(parent, []):
+            res = plan.resources[i]
+            lines.append(f"{'  ' * depth}+ {res.type}  {res.name}")
+            walk(res.urn, depth + 1)
+
+    walk(None, 1)
+    lines.append("")
+    lines.append("count  type")
+    for type_, count in sorted(plan.type_counts().items()):
+        lines.append(f"{count:5d}  {type_}")
+    if plan.outputs:
+        lines.append("")
+        lines.append("outputs: " + ", ".join(sorted(plan.outputs)))
+    return "\n".join(lines)

@@ -1,0 +1,42 @@
+"""``render``: write the Kubernetes fabric layer of a stack as YAML files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from components.cli.common import (
+    EXIT_OK,
+    Progress,
+    add_stack_arguments,
+    load_stack,
+    report_invalid,
+)
+from components.errors import SpecError
+from components.spec import load_spec
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("render", help="write the Kubernetes layer's manifests as YAML")
+    add_stack_arguments(parser)
+    parser.add_argument("--out", required=True, help="directory to write into")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from components.render import render
+
+    progress = Progress(quiet=args.quiet)
+    try:
+        with progress.step("reading and validating the stack"):
+            stack = load_stack(args)
+            spec = load_spec(stack.cluster, source=str(stack.path))
+        with progress.step(f"rendering the Kubernetes layer of '{spec.name}' to {args.out}"):
+            files = render(spec, Path(args.out))
+            progress.note(f"{len(files)} files")
+    except SpecError as exc:
+        return report_invalid(exc)
+    for path in files:
+        print(path)
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""aws: spec options (SDK-free) and the aws GpuCluster component."""

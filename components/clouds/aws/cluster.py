@@ -1,0 +1,209 @@
+"""``AwsGpuCluster``: an EKS cluster whose GPU node groups talk over EFA.
+
+Creates (children of the component, names derived from its name):
+
+* the VPC of :mod:`components.clouds.aws.layout` (private + public subnet per AZ,
+  one private GPU subnet in ``location.zone``, IGW, NAT, routes), unless
+  ``aws.existing_vpc`` names one;
+* IAM roles (cluster, nodes; AWS managed policies only), the EKS cluster with
+  access entries (``authentication_mode: API``; admins from
+  ``aws.admin_principal_arns``), the OIDC provider for IRSA;
+* the EFA security group (self-referencing ingress and egress, nothing wider);
+* a system node group, and per GPU pool a launch template with one EFA interface
+  per network card, a cluster placement group and an EKS managed node group
+  (:mod:`components.clouds.aws.nodegroup`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+import pulumi_aws as aws
+
+from components.catalog import Cloud
+from components.clouds.aws import iam
+from components.clouds.aws.kubeconfig import kubeconfig
+from components.clouds.aws.layout import (
+    DEFAULT_SYSTEM_INSTANCE,
+    network_plan,
+    options_of,
+    partition,
+    pool_plans,
+    service_cidr,
+)
+from components.clouds.aws.network import (
+    Network,
+    create_network,
+    existing_network,
+    network_outputs,
+)
+from components.clouds.aws.nodegroup import (
+    efa_security_group,
+    gpu_launch_template,
+    gpu_node_group,
+    self_reference,
+    system_node_group,
+)
+from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
+
+ADMIN_POLICY = "arn:{partition}:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+
+class AwsGpuCluster(GpuCluster):
+    """An EKS cluster with EFA GPU node groups in one AZ."""
+
+    module = "aws"
+    cloud = Cloud.AWS
+
+    eks: aws.eks.Cluster
+
+    def _create_infrastructure(self) -> ClusterInfra:
+        spec = self.spec
+        opts = options_of(spec)
+        # Pure derivations first: every refusal happens before the first resource.
+        existing = opts.existing_vpc
+        plan = network_plan(spec) if existing is None else None
+        plans = pool_plans(spec)
+        svc_cidr = service_cidr(spec)
+        part = partition(spec.location.region)
+        tags = dict(spec.tags)
+        version = spec.kubernetes.parsed
+        k8s_version = f"{version.major}.{version.minor}"
+
+        if existing is not None:
+            net = existing_network(existing.vpc_id, existing.private_subnet_ids,
+                                   existing.gpu_subnet_id)
+        else:
+            assert plan is not None
+            net = create_network(self.name, spec.name, str(spec.network.cidr), plan, tags,
+                                 self.child_opts)
+        cluster_role, cluster_attach = iam.cluster_role(self.name, part, tags, self.child_opts)
+        node_role, node_attach = iam.node_role(self.name, part, tags, self.child_opts)
+        self.eks = self._cluster(net, cluster_role, cluster_attach, svc_cidr, k8s_version)
+        self._access_entries(part)
+        oidc = aws.iam.OpenIdConnectProvider(
+            f"{self.name}-oidc",
+            url=self.eks.identities.apply(lambda ids: ids[0].oidcs[0].issuer),  # type: ignore[index]
+            client_id_lists=["sts.amazonaws.com"],
+            tags=tags or None,
+            opts=self.child_opts(),
+        )
+        cluster_sg = self.eks.vpc_config.apply(lambda c: str(c.cluster_security_group_id))
+        efa_sg = efa_security_group(self.name, spec.name, net.vpc_id, tags, self.child_opts)
+        if opts.efa_interface_layout == "efa-primary":
+            # The cluster SG rides on the combined EFA primary: EFA needs its self-egress too.
+            self_reference(f"{self.name}-cluster-sg-efa", cluster_sg, "EFA (cluster SG)",
+                           self.child_opts)
+        system = system_node_group(
+            self.name, self.eks, node_role.arn, net.private_subnet_ids,
+            spec.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE,
+            spec.system_pool.node_count, k8s_version, tags, self.child_opts,
+            depends_on=[*node_attach, *net.ready],
+        )
+        pools: list[NodePoolInfo] = []
+        for pool, pool_plan in zip(spec.node_pools, plans, strict=True):
+            base = f"{self.name}-{pool.name}"
+            group = None
+            if pool_plan.placement_group:
+                group = aws.ec2.PlacementGroup(
+                    f"{base}-pg", strategy="cluster",
+                    tags={**tags, "gpufabric.dev/pool": pool.name},
+                    opts=self.child_opts(),
+                )
+            template = gpu_launch_template(
+                base, pool_plan, cluster_sg, efa_sg.id, group, pool.disk_size_gb, tags,
+                self.child_opts,
+            )
+            node_group = gpu_node_group(
+                base, self.eks, node_role.arn, net.gpu_subnet_id, pool_plan,
+                self.fabrics[pool.name], template, k8s_version, tags,
+                lambda **kw: self.child_opts(depends_on=[*node_attach, *net.ready], **kw),
+            )
+            pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,
+                                      node_group.node_group_name))
+        region = spec.location.region
+        config = pulumi.Output.all(
+            self.eks.name, self.eks.endpoint, self.eks.certificate_authority.data, self.eks.arn
+        ).apply(lambda a: kubeconfig(str(a[0]), region, str(a[1]), str(a[2] or ""),
+                                     str(a[3] or "")))
+        return ClusterInfra(
+            kubeconfig=pulumi.Output.secret(config),
+            cluster_name=self.eks.name,
+            node_pools=pools,
+            kubernetes_ready=[system],
+            extra_outputs=self._outputs(net, oidc, efa_sg),
+        )
+
+    # -- pieces -------------------------------------------------------------
+    def _cluster(
+        self,
+        net: Network,
+        role: aws.iam.Role,
+        attachments: list[aws.iam.RolePolicyAttachment],
+        svc_cidr: str | None,
+        version: str,
+    ) -> aws.eks.Cluster:
+        spec = self.spec
+        opts = options_of(spec)
+        return aws.eks.Cluster(
+            f"{self.name}-eks",
+            name=spec.name,
+            role_arn=role.arn,
+            version=version,
+            vpc_config=aws.eks.ClusterVpcConfigArgs(
+                subnet_ids=net.private_subnet_ids,
+                endpoint_private_access=True,
+                endpoint_public_access=opts.endpoint_public_access,
+                public_access_cidrs=[str(c) for c in opts.public_access_cidrs] or None,
+            ),
+            access_config=aws.eks.ClusterAccessConfigArgs(
+                # Access entries only (no aws-auth ConfigMap). The identity running Pulumi
+                # is admin (it installs the fabric layer); this is fixed at creation.
+                authentication_mode="API",
+                bootstrap_cluster_creator_admin_permissions=True,
+            ),
+            kubernetes_network_config=aws.eks.ClusterKubernetesNetworkConfigArgs(
+                service_ipv4_cidr=svc_cidr, ip_family="ipv4",
+            ) if svc_cidr else None,
+            # kubernetes.auto_upgrade false: EXTENDED support keeps the pinned version past
+            # standard support (EKS would otherwise upgrade it and drain GPU jobs).
+            upgrade_policy=aws.eks.ClusterUpgradePolicyArgs(
+                support_type="EXTENDED" if not spec.kubernetes.auto_upgrade else "STANDARD"
+            ),
+            enabled_cluster_log_types=["api", "audit", "authenticator"],
+            tags=dict(spec.tags) or None,
+            opts=self.child_opts(depends_on=list(attachments)),
+        )
+
+    def _access_entries(self, part: str) -> None:
+        for i, arn in enumerate(options_of(self.spec).admin_principal_arns):
+            entry = aws.eks.AccessEntry(
+                f"{self.name}-admin-{i}",
+                cluster_name=self.eks.name,
+                principal_arn=arn,
+                type="STANDARD",
+                opts=self.child_opts(),
+            )
+            aws.eks.AccessPolicyAssociation(
+                f"{self.name}-admin-{i}-policy",
+                cluster_name=self.eks.name,
+                principal_arn=entry.principal_arn,
+                policy_arn=ADMIN_POLICY.format(partition=part),
+                access_scope=aws.eks.AccessPolicyAssociationAccessScopeArgs(type="cluster"),
+                opts=self.child_opts(),
+            )
+
+    def _outputs(
+        self, net: Network, oidc: aws.iam.OpenIdConnectProvider, efa_sg: aws.ec2.SecurityGroup
+    ) -> dict[str, Any]:
+        return {
+            "aws": {
+                "region": self.spec.location.region,
+                "gpu_zone": self.spec.location.zone,
+                "cluster_arn": self.eks.arn,
+                "oidc_provider_arn": oidc.arn,
+                "efa_security_group_id": efa_sg.id,
+                **network_outputs(net),
+            }
+        }

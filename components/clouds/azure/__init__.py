@@ -1,0 +1,1 @@
+"""azure: spec options (SDK-free) and the azure GpuCluster component."""

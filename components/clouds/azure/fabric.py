@@ -1,0 +1,75 @@
+"""How AKS ND-series pools hand InfiniBand to pods (pure; no SDK).
+
+The NVIDIA Network Operator's NicClusterPolicy runs either the RDMA shared device
+plugin (default: one ``rdma/hca_shared_devices_a`` slot per pod gives every IB
+HCA; the name NeMo's Azure injection requests) or the SR-IOV device plugin
+(``rdma/ib``, one exclusive NIC per GPU). No Multus: IB RDMA needs no second
+pod interface. NCCL gets the VM size's topology file from a ConfigMap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from components.clouds.azure.topology import TOPOLOGY_KEY, config_map_name
+from components.fabric.derive import dra_classes, fabric_mtu, nccl_env, pool_labels, pool_taints
+from components.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
+from components.fabric.problems import refuse
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+SHARED_RESOURCE = "rdma/hca_shared_devices_a"
+SRIOV_RESOURCE = "rdma/ib"
+TOPOLOGY_MOUNT = "/opt/nvidia-topology"
+
+
+def topology_config_map(topology: str) -> str:
+    """Name of the ConfigMap holding a VM family's NCCL topology file."""
+    return config_map_name(topology)
+
+
+def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
+    machine = pool.machine
+    mode = spec.fabric.mode.value
+    if mode == "host-network":
+        refuse("fabric.mode", "AKS pods get IB devices from a device plugin; use device-plugin "
+               "or dra", mode)
+    attach = Attach.NONE if not machine.has_fabric else (
+        Attach.DRA if mode == "dra" else Attach.DEVICE_PLUGIN
+    )
+    sriov = spec.fabric.device_plugin == "sriov"
+    plugin = DevicePlugin.NONE
+    pooled: dict[str, int] = {}
+    scaling = "per_pod"
+    if attach is Attach.DEVICE_PLUGIN:
+        plugin = DevicePlugin.SRIOV if sriov else DevicePlugin.RDMA_SHARED
+        pooled = {SRIOV_RESOURCE: machine.fabric_nics} if sriov else {SHARED_RESOURCE: 1}
+        scaling = "per_gpu" if sriov else "per_pod"
+    env_overrides: dict[str, str] = {}
+    mounts: dict[str, str] = {}
+    if machine.topology and machine.has_fabric:
+        mounts[topology_config_map(machine.topology)] = TOPOLOGY_MOUNT
+        env_overrides["NCCL_TOPO_FILE"] = f"{TOPOLOGY_MOUNT}/{TOPOLOGY_KEY}"
+    dra = attach is Attach.DRA
+    return FabricDescription(
+        cloud=spec.cloud,
+        pool=pool.name,
+        machine=machine,
+        attach=attach,
+        device_plugin=plugin,
+        rails=tuple(
+            Rail(i, netdev, None, None, None, None) for i, netdev in enumerate(machine.nic_names)
+        ),
+        gpu_resource=machine.gpu_resource,
+        pooled_resources=pooled,
+        pooled_scaling=scaling,
+        nccl_env=nccl_env(machine, env_overrides),
+        node_labels=pool_labels(pool, dra=dra),
+        taints=pool_taints(spec, pool),
+        mtu=fabric_mtu(spec, machine),
+        dra=dra_classes(spec) if dra else None,
+        gpu_dra=dra,
+        config_map_mounts=mounts,
+        extra={"topology": machine.topology},
+    )

@@ -1,0 +1,1 @@
+"""digitalocean: spec options (SDK-free) and the digitalocean GpuCluster component."""

@@ -1,0 +1,173 @@
+"""``DigitalOceanGpuCluster``: a DOKS cluster with fabric-contracted GPU node pools.
+
+What it creates (children of the component, names derived from its name):
+
+* ``<name>-vpc``: a VPC for the nodes (skipped with ``digitalocean.vpc_uuid``);
+* ``<name>-doks``: the DOKS cluster, whose default node pool is the system pool
+  (CPU nodes for operators), with every DOKS-managed component set explicitly
+  (:mod:`components.clouds.digitalocean.managed`);
+* ``<name>-<pool>``: one ``KubernetesNodePool`` per GPU pool, of a catalog size
+  passed as a plain string (``*-fabric-contracted`` slugs are not in the
+  provider's ``DropletSlug`` enum), labelled and tainted from the fabric
+  description.
+
+The Kubernetes layer (Multus, the host-device NADs ``roce-net-fabricN``...) is
+installed by the base class from the DO fabric description.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pulumi
+import pulumi_digitalocean as do
+
+from components.catalog import Cloud, GpuVendor
+from components.clouds.digitalocean import managed
+from components.clouds.digitalocean.doks_version import doks_version, pick
+from components.clouds.digitalocean.options import DEFAULT_SYSTEM_SIZE, DigitalOceanOptions
+from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
+from components.fabric.description import FabricDescription
+from components.spec import GpuNodePoolSpec
+
+SYSTEM_POOL = "system"
+ROLE_LABEL = "gpufabric.dev/role"
+_TAG_CHARS = re.compile(r"[^A-Za-z0-9:_\-]")
+
+
+def do_tags(cluster: str, tags: dict[str, str]) -> list[str]:
+    """DO tags are flat strings (letters, digits, ':', '-', '_'): ``key:value``."""
+    out = ["gpu-fabric", f"gpu-fabric-cluster:{cluster}"]
+    out += [_TAG_CHARS.sub("-", f"{k}:{v}" if v else k)[:255] for k, v in sorted(tags.items())]
+    return out
+
+
+class DigitalOceanGpuCluster(GpuCluster):
+    """A DOKS cluster whose GPU pools use the DO fabric NICs (``fabric0..N``)."""
+
+    module = "digitalocean"
+    cloud = Cloud.DIGITALOCEAN
+
+    def _create_infrastructure(self) -> ClusterInfra:
+        spec = self.spec
+        opts = spec.digitalocean or DigitalOceanOptions()
+        tags = do_tags(spec.name, spec.tags)
+        vpc = None
+        if opts.vpc_uuid is None:
+            vpc = do.Vpc(
+                f"{self.name}-vpc",
+                name=f"{spec.name}-vpc",
+                region=spec.location.region,
+                ip_range=str(spec.network.cidr),
+                description=f"gpu-fabric cluster {spec.name}",
+                opts=self.child_opts(),
+            )
+        vpc_uuid: pulumi.Input[str] = vpc.id if vpc is not None else opts.vpc_uuid or ""
+        cluster = do.KubernetesCluster(
+            f"{self.name}-doks",
+            name=spec.name,
+            region=spec.location.region,
+            version=self._doks_version(),
+            vpc_uuid=vpc_uuid,
+            ha=opts.ha,
+            auto_upgrade=spec.kubernetes.auto_upgrade,
+            surge_upgrade=opts.surge_upgrade,
+            cluster_subnet=str(spec.network.pod_cidr) if spec.network.pod_cidr else None,
+            service_subnet=str(spec.network.service_cidr) if spec.network.service_cidr else None,
+            tags=tags,
+            node_pool=do.KubernetesClusterNodePoolArgs(
+                name=SYSTEM_POOL,
+                size=spec.system_pool.machine_type or DEFAULT_SYSTEM_SIZE,
+                node_count=spec.system_pool.node_count,
+                labels={ROLE_LABEL: SYSTEM_POOL},
+                tags=tags,
+            ),
+            **_component_args(managed.managed_components(spec)),
+            opts=self.child_opts(additional_secret_outputs=["kube_configs"]),
+        )
+        pools = [
+            self._gpu_pool(cluster, pool, self.fabrics[pool.name], opts, tags)
+            for pool in spec.node_pools
+        ]
+        kubeconfig = cluster.kube_configs.apply(_raw_config)
+        extra: dict[str, Any] = {
+            "cluster_id": cluster.id,
+            "cluster_urn": cluster.cluster_urn,
+            "endpoint": cluster.endpoint,
+            "kubernetes_version": cluster.version,
+            "vpc_id": vpc_uuid,
+            "managed_components": managed.managed_components(spec),
+        }
+        return ClusterInfra(
+            kubeconfig=pulumi.Output.secret(kubeconfig),
+            cluster_name=cluster.name,
+            node_pools=pools,
+            # The system pool is the cluster's default pool: ready with the cluster.
+            kubernetes_ready=[cluster],
+            extra_outputs=extra,
+        )
+
+    def _doks_version(self) -> pulumi.Input[str]:
+        wanted = doks_version(self.spec)
+        if wanted.exact is not None:
+            return wanted.exact
+        prefix = wanted.prefix or ""
+        found = do.get_kubernetes_versions_output(
+            version_prefix=prefix, opts=pulumi.InvokeOutputOptions(parent=self)
+        )
+        return found.apply(lambda r: pick(prefix, r.latest_version, list(r.valid_versions or [])))
+
+    def _gpu_pool(
+        self,
+        cluster: do.KubernetesCluster,
+        pool: GpuNodePoolSpec,
+        fabric: FabricDescription,
+        opts: DigitalOceanOptions,
+        tags: list[str],
+    ) -> NodePoolInfo:
+        machine = pool.machine
+        autoscale = pool.min_nodes is not None and pool.max_nodes is not None
+        amd = machine.gpu.vendor is GpuVendor.AMD
+        node_pool = do.KubernetesNodePool(
+            f"{self.name}-{pool.name}",
+            cluster_id=cluster.id,
+            name=pool.name,
+            size=machine.name,  # contracted fabric slugs are not in DropletSlug
+            # With autoscaling DO owns the count (node_count would reset it on every up).
+            node_count=None if autoscale else pool.node_count,
+            auto_scale=autoscale or None,
+            min_nodes=pool.min_nodes if autoscale else None,
+            max_nodes=pool.max_nodes if autoscale else None,
+            labels=dict(fabric.node_labels),
+            taints=[
+                do.KubernetesNodePoolTaintArgs(key=t.key, value=t.value, effect=t.effect)
+                for t in fabric.taints
+            ],
+            tags=tags,
+            gpu_partition_mode=opts.amd_gpu_partition_mode if amd else None,
+            opts=self.child_opts(),
+        )
+        return NodePoolInfo(pool.name, machine, pool.node_count, node_pool.name)
+
+
+def _raw_config(configs: Any) -> str:
+    """``kube_configs[0].raw_config`` (the provider returns one kubeconfig)."""
+    if not configs:
+        return ""
+    first = configs[0]
+    raw = first.get("raw_config") if isinstance(first, dict) else first.raw_config
+    return str(raw or "")
+
+
+def _component_args(components: dict[str, bool]) -> dict[str, Any]:
+    """Each managed component as its ``KubernetesCluster`` block, ``enabled`` set explicitly."""
+    blocks: dict[str, Any] = {
+        managed.RDMA_SHARED: do.KubernetesClusterRdmaSharedDevicePluginArgs,
+        managed.NVIDIA_DEVICE_PLUGIN: do.KubernetesClusterNvidiaGpuDevicePluginArgs,
+        managed.NVIDIA_DRA_DRIVER: do.KubernetesClusterNvidiaGpuDraDriverArgs,
+        managed.AMD_DEVICE_PLUGIN: do.KubernetesClusterAmdGpuDevicePluginArgs,
+        managed.AMD_DRA_DRIVER: do.KubernetesClusterAmdGpuDraDriverArgs,
+        managed.AMD_METRICS_EXPORTER: do.KubernetesClusterAmdGpuDeviceMetricsExporterPluginArgs,
+    }
+    return {key: blocks[key](enabled=on) for key, on in components.items()}

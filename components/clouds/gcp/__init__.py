@@ -1,0 +1,1 @@
+"""gcp: spec options (SDK-free) and the gcp GpuCluster component."""

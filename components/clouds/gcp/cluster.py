@@ -1,0 +1,176 @@
+"""``GcpGpuCluster``: a GKE Standard cluster with GPU node pools and their fabric networks.
+
+Creates (children of the component, names derived from its name):
+
+* the VPCs of :mod:`components.clouds.gcp.layout` (primary; gVNIC + RoCE VPC for
+  A3 Ultra / A4 / A4X; one VPC per GPU NIC for A3 High / A3 Mega);
+* the cluster: default pool removed, multi-networking, Dataplane V2, Workload
+  Identity, private nodes, release channel / version from the spec;
+* a node service account with only ``roles/container.defaultNodeServiceAccount``
+  (unless the spec names one);
+* a small system node pool, and one GPU node pool per spec pool
+  (:mod:`components.clouds.gcp.nodepool`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.catalog import Cloud
+from components.clouds.gcp.kubeconfig import kubeconfig
+from components.clouds.gcp.layout import GcpLayout, build_layout, options_of
+from components.clouds.gcp.network import CreatedVpc, create_vpcs
+from components.clouds.gcp.nodepool import (
+    gpu_driver_version,
+    gpu_node_pool,
+    system_node_pool,
+)
+from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
+from components.fabric.addons import resolve_addons
+from components.fabric.derive import DRA_V1BETA1
+
+NODE_ROLE = "roles/container.defaultNodeServiceAccount"
+# resource.k8s.io/v1beta1 kinds the seed enabled on a 1.33 cluster
+# (--enable-kubernetes-unstable-apis); 1.34+ serves resource.k8s.io/v1 by default.
+DRA_BETA_APIS = tuple(
+    f"resource.k8s.io/v1beta1/{kind}"
+    for kind in ("deviceclasses", "resourceclaims", "resourceclaimtemplates", "resourceslices")
+)
+
+
+class GcpGpuCluster(GpuCluster):
+    """A GKE cluster whose GPU pools reach each other over the machine's fabric."""
+
+    module = "gcp"
+    cloud = Cloud.GCP
+
+    layout: GcpLayout
+    gke: gcp.container.Cluster
+
+    def _create_infrastructure(self) -> ClusterInfra:
+        spec = self.spec
+        opts = options_of(spec)
+        self.layout = build_layout(spec)
+        zone = str(spec.location.zone)
+        vpcs = create_vpcs(
+            self.name, self.layout, project=opts.project, region=spec.location.region,
+            opts=self.child_opts,
+        )
+        self.gke = self._cluster(vpcs["net"], zone)
+        node_sa = self._node_service_account()
+        addons = resolve_addons(spec, self.fabrics)
+        driver = gpu_driver_version(opts.gpu_driver_version, addons.on("gpu_operator"))
+        system = system_node_pool(self, self.gke, zone, node_sa)
+        pools: list[NodePoolInfo] = []
+        for pool in spec.node_pools:
+            fabric = self.fabrics[pool.name]
+            node_pool = gpu_node_pool(
+                self, self.gke, pool, fabric, self.layout, vpcs, zone, node_sa, driver
+            )
+            pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count, node_pool.name))
+        context = pulumi.Output.concat("gke_", opts.project, "_", zone, "_", self.gke.name)
+        config = pulumi.Output.all(
+            context, self.gke.endpoint, self.gke.master_auth.cluster_ca_certificate
+        ).apply(lambda a: kubeconfig(str(a[0]), str(a[1]), str(a[2] or "")))
+        return ClusterInfra(
+            kubeconfig=pulumi.Output.secret(config),
+            cluster_name=self.gke.name,
+            node_pools=pools,
+            kubernetes_ready=[system],
+            extra_outputs=self._outputs(vpcs),
+        )
+
+    # -- pieces -------------------------------------------------------------
+    def _cluster(self, primary: CreatedVpc, zone: str) -> gcp.container.Cluster:
+        spec = self.spec
+        opts = options_of(spec)
+        net = spec.network
+        private = None
+        if opts.private_nodes:
+            private = gcp.container.ClusterPrivateClusterConfigArgs(
+                enable_private_nodes=True,
+                enable_private_endpoint=False,
+                master_ipv4_cidr_block=str(opts.master_ipv4_cidr),
+            )
+        authorized = None
+        if opts.master_authorized_networks:
+            authorized = gcp.container.ClusterMasterAuthorizedNetworksConfigArgs(
+                cidr_blocks=[
+                    gcp.container.ClusterMasterAuthorizedNetworksConfigCidrBlockArgs(
+                        cidr_block=str(c), display_name=f"authorized-{i}"
+                    )
+                    for i, c in enumerate(opts.master_authorized_networks)
+                ]
+            )
+        beta_apis = None
+        if any(f.dra and f.dra.api_version == DRA_V1BETA1 for f in self.fabrics.values()):
+            beta_apis = gcp.container.ClusterEnableK8sBetaApisArgs(enabled_apis=list(DRA_BETA_APIS))
+        return gcp.container.Cluster(
+            f"{self.name}-gke",
+            name=spec.name,
+            project=opts.project,
+            location=zone,
+            network=primary.network.id if primary.network else primary.name,
+            subnetwork=primary.subnets[0].id if primary.subnets else primary.subnet_names[0],
+            # GPU and system pools are separate resources; the default pool only bootstraps.
+            remove_default_node_pool=True,
+            initial_node_count=1,
+            networking_mode="VPC_NATIVE",
+            ip_allocation_policy=gcp.container.ClusterIpAllocationPolicyArgs(
+                # A bare "/14" lets GKE pick a free range of that size.
+                cluster_ipv4_cidr_block=str(net.pod_cidr) if net.pod_cidr else "/14",
+                services_ipv4_cidr_block=str(net.service_cidr) if net.service_cidr else "/20",
+            ),
+            # Multi-networking (extra node networks) requires Dataplane V2; both are set at
+            # create (changing datapath_provider replaces the cluster).
+            enable_multi_networking=opts.multi_networking,
+            datapath_provider="ADVANCED_DATAPATH",
+            release_channel=gcp.container.ClusterReleaseChannelArgs(channel=opts.release_channel),
+            min_master_version=spec.kubernetes.version,
+            private_cluster_config=private,
+            master_authorized_networks_config=authorized,
+            workload_identity_config=(
+                gcp.container.ClusterWorkloadIdentityConfigArgs(
+                    workload_pool=f"{opts.project}.svc.id.goog"
+                )
+                if opts.workload_identity else None
+            ),
+            enable_k8s_beta_apis=beta_apis,
+            deletion_protection=opts.deletion_protection,
+            resource_labels=dict(spec.tags) or None,
+            opts=self.child_opts(),
+        )
+
+    def _node_service_account(self) -> pulumi.Input[str]:
+        opts = options_of(self.spec)
+        if opts.node_service_account:
+            return opts.node_service_account
+        account = gcp.serviceaccount.Account(
+            f"{self.name}-nodes",
+            account_id=f"{self.spec.name[:24]}-nodes",
+            project=opts.project,
+            display_name=f"GKE nodes of {self.spec.name}",
+            opts=self.child_opts(),
+        )
+        # Least privilege: GKE's node role only (logging, monitoring, image pulls).
+        role = gcp.projects.IAMMember(
+            f"{self.name}-nodes-role",
+            project=opts.project,
+            role=NODE_ROLE,
+            member=account.email.apply(lambda e: f"serviceAccount:{e}"),
+            opts=self.child_opts(),
+        )
+        return pulumi.Output.all(account.email, role.id).apply(lambda a: str(a[0]))
+
+    def _outputs(self, vpcs: dict[str, CreatedVpc]) -> dict[str, Any]:
+        return {
+            "gcp": {
+                "project": options_of(self.spec).project,
+                "zone": self.spec.location.zone,
+                "cluster_id": self.gke.id,
+                "networks": {key: vpc.ids for key, vpc in vpcs.items()},
+            }
+        }

@@ -1,0 +1,131 @@
+"""How GKE GPU pools hand their NICs to pods (pure; no SDK).
+
+* A3 Ultra / A4 / A4X (RoCE, CX-7 ``gpuNrdma0``): DRA by default on 1.34+ (NVIDIA
+  DRA driver + DraNet, or GKE-managed DRANet from 1.34.1-gke.1829001), else GKE
+  multi-networking with one ``Network`` (deviceMode RDMA) per NIC.
+* A3 High / A3 Mega (GPUDirect-TCPX/TCPXO over gVNIC): GKE multi-networking with
+  one ``Network`` per GPU NIC, the RxDM sidecar and the installer DaemonSet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from components.catalog import FabricKind, Machine
+from components.fabric.derive import (
+    dra_classes,
+    fabric_mtu,
+    nccl_env,
+    pool_labels,
+    pool_taints,
+)
+from components.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
+from components.fabric.problems import refuse
+from components.kube_version import KubeVersion
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+MANAGED_DRANET_MIN = KubeVersion.parse("1.34.1-gke.1829001")
+MANAGED_NIC_CLASS = "mrdma.google.com"
+GKE_NVIDIA_DIR = "/home/kubernetes/bin/nvidia"
+GKE_GIB_DIR = "/home/kubernetes/bin/gib"
+GVNIC_NETWORK = "gvnic-1"
+MULTINETWORK_ANNOTATION = "networking.gke.io/interfaces"
+# GKE-managed DRANet runs on node pools that carry this label (GKE docs, managed DRANet).
+MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
+# Turns off GKE's own NVIDIA device plugin where GPUs are DRA devices (GKE set-up-dra).
+NO_DEVICE_PLUGIN_LABEL = "gke-no-default-nvidia-gpu-device-plugin"
+
+
+def uses_managed_dranet(spec: ClusterSpec) -> bool:
+    """GKE-managed DRANet: chosen by the spec, or by default where the version allows it."""
+    if spec.fabric.dranet != "auto":
+        return spec.fabric.dranet == "managed"
+    return spec.kubernetes.parsed.at_least(MANAGED_DRANET_MIN)
+
+
+def resolve_attach(spec: ClusterSpec, machine: Machine) -> Attach:
+    mode = spec.fabric.mode.value
+    if not machine.has_fabric:
+        return Attach.NONE
+    if mode == "host-network":
+        refuse("fabric.mode", "GKE pods cannot take the GPU NICs with hostNetwork; use "
+               "device-plugin or dra", mode)
+    if machine.fabric in (FabricKind.TCPX, FabricKind.TCPXO):
+        return Attach.GKE_MULTINETWORK
+    if mode == "dra":
+        return Attach.DRA
+    if mode == "device-plugin":
+        return Attach.GKE_MULTINETWORK
+    return Attach.DRA if spec.kubernetes.parsed >= KubeVersion(1, 34) else Attach.GKE_MULTINETWORK
+
+
+def rdma_network_name(index: int) -> str:
+    return f"rdma-{index}"
+
+
+def gpu_network_name(index: int) -> str:
+    """TCPX/TCPXO GPU NIC networks, named as in Google's examples (vpc1..vpcN)."""
+    return f"vpc{index + 1}"
+
+
+def node_labels(
+    spec: ClusterSpec, pool: GpuNodePoolSpec, *, dra: bool, managed: bool
+) -> dict[str, str]:
+    """The pool's Kubernetes node labels: generic ones plus the GKE switches DRA needs."""
+    labels = pool_labels(pool, dra=dra)
+    if dra:
+        labels.setdefault(NO_DEVICE_PLUGIN_LABEL, "true")
+    if managed:
+        labels.setdefault(MANAGED_DRANET_LABEL, "true")
+    return labels
+
+
+def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
+    machine = pool.machine
+    if spec.existing is None:
+        # Network layout and GKE rules: refuse what cannot be built before any resource.
+        from components.clouds.gcp.layout import build_layout
+
+        build_layout(spec)
+    attach = resolve_attach(spec, machine)
+    dra = attach is Attach.DRA
+    managed = dra and machine.fabric is FabricKind.ROCE and uses_managed_dranet(spec)
+    tcp = machine.fabric in (FabricKind.TCPX, FabricKind.TCPXO)
+    rails = []
+    for i, netdev in enumerate(machine.nic_names):
+        network: str | None
+        pod_if: str | None
+        if attach is Attach.GKE_MULTINETWORK:
+            network = gpu_network_name(i) if tcp else rdma_network_name(i)
+            # eth0 is the pod network; RDMA machines put gvnic-1 on eth1.
+            pod_if = f"eth{i + 1}" if tcp else f"eth{i + 2}"
+        else:
+            network, pod_if = None, (netdev if dra else None)
+        rails.append(Rail(i, netdev, None, None, network, pod_if))
+    host_paths = {GKE_NVIDIA_DIR: "/usr/local/nvidia"}
+    if machine.fabric is FabricKind.ROCE:
+        host_paths[GKE_GIB_DIR] = "/usr/local/gib"
+    return FabricDescription(
+        cloud=spec.cloud,
+        pool=pool.name,
+        machine=machine,
+        attach=attach,
+        device_plugin=DevicePlugin.NONE,
+        rails=tuple(rails),
+        gpu_resource=machine.gpu_resource,
+        network_annotation_key=MULTINETWORK_ANNOTATION
+        if attach is Attach.GKE_MULTINETWORK
+        else None,
+        nccl_env=nccl_env(machine),
+        node_labels=node_labels(spec, pool, dra=dra, managed=managed),
+        taints=pool_taints(spec, pool),
+        mtu=fabric_mtu(spec, machine),
+        dra=dra_classes(spec, managed_nics=managed, managed_class=MANAGED_NIC_CLASS,
+                        managed_driver=MANAGED_NIC_CLASS) if dra else None,
+        gpu_dra=dra,
+        host_paths=host_paths if machine.has_fabric else {},
+        needs_nccl_installer=machine.has_fabric,
+        extra={"managed_dranet": managed, "gvnic_network": GVNIC_NETWORK},
+    )

@@ -1,0 +1,182 @@
+"""GKE node pools: the small system pool and one GPU pool per spec pool.
+
+A GPU pool takes its machine type, accelerator type and count from the
+catalog, its extra node networks from the layout (gVNIC + one per RDMA NIC, or
+one per GPUDirect-TCPX/TCPXO NIC), its labels and taints from the fabric
+description, and its capacity (reservation, spot, flex-start, queued
+provisioning) and placement from the spec.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pulumi
+import pulumi_gcp as gcp
+
+from components.clouds.gcp.layout import SYSTEM_POOL_NAME, GcpLayout, compact_placement
+from components.clouds.gcp.network import CreatedVpc
+
+if TYPE_CHECKING:
+    from components.cluster import GpuCluster
+    from components.fabric.description import FabricDescription
+    from components.spec import GpuNodePoolSpec
+
+DEFAULT_SYSTEM_MACHINE = "e2-standard-8"
+DEFAULT_IMAGE = "COS_CONTAINERD"
+SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
+RESERVATION_KEY = "compute.googleapis.com/reservation-name"
+_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+            "NoExecute": "NO_EXECUTE"}
+
+
+def gpu_driver_version(chosen: str | None, gpu_operator: bool) -> str:
+    """GKE installs the driver unless the GPU Operator does (then GKE must not)."""
+    if chosen:
+        return chosen
+    return "INSTALLATION_DISABLED" if gpu_operator else "DEFAULT"
+
+
+def system_node_pool(
+    owner: GpuCluster, cluster: gcp.container.Cluster, zone: str, sa: pulumi.Input[str]
+) -> gcp.container.NodePool:
+    spec = owner.spec
+    opts = spec.gcp
+    assert opts is not None
+    upgrade = spec.kubernetes.auto_upgrade or opts.release_channel != "UNSPECIFIED"
+    return gcp.container.NodePool(
+        f"{owner.name}-system",
+        name=SYSTEM_POOL_NAME,
+        project=opts.project,
+        cluster=cluster.name,
+        location=zone,
+        node_locations=[zone],
+        node_count=spec.system_pool.node_count,
+        node_config=gcp.container.NodePoolNodeConfigArgs(
+            machine_type=spec.system_pool.machine_type or DEFAULT_SYSTEM_MACHINE,
+            image_type=DEFAULT_IMAGE,
+            service_account=sa,
+            oauth_scopes=SCOPES,
+            labels={"gpufabric.dev/role": "system"},
+            resource_labels=dict(spec.tags) or None,
+            workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
+                mode="GKE_METADATA"
+            ) if opts.workload_identity else None,
+        ),
+        management=gcp.container.NodePoolManagementArgs(auto_repair=True, auto_upgrade=upgrade),
+        opts=owner.child_opts(),
+    )
+
+
+def gpu_node_pool(
+    owner: GpuCluster,
+    cluster: gcp.container.Cluster,
+    pool: GpuNodePoolSpec,
+    fabric: FabricDescription,
+    layout: GcpLayout,
+    vpcs: dict[str, CreatedVpc],
+    zone: str,
+    sa: pulumi.Input[str],
+    driver_version: str,
+) -> gcp.container.NodePool:
+    spec = owner.spec
+    opts = spec.gcp
+    assert opts is not None
+    machine = pool.machine
+    capacity = pool.capacity.type
+    managed = bool(fabric.extra.get("managed_dranet"))
+    networks = [
+        gcp.container.NodePoolNetworkConfigAdditionalNodeNetworkConfigArgs(
+            network=vpcs[n.vpc].name, subnetwork=vpcs[n.vpc].subnet_names[n.subnet]
+        )
+        for n in layout.node_networks(machine, managed)
+    ]
+    network_config = None
+    if networks or managed:
+        network_config = gcp.container.NodePoolNetworkConfigArgs(
+            additional_node_network_configs=networks or None,
+            # GKE-managed DRANet creates and attaches the RDMA networks itself.
+            accelerator_network_profile="auto" if managed else None,
+        )
+    dynamic = capacity in ("flex_start", "queued")
+    autoscaling = None
+    if pool.min_nodes is not None or dynamic:
+        autoscaling = gcp.container.NodePoolAutoscalingArgs(
+            total_min_node_count=pool.min_nodes or 0,
+            total_max_node_count=pool.max_nodes or max(pool.node_count, 1),
+            location_policy="ANY" if dynamic else "BALANCED",
+        )
+    accelerator = gcp.container.NodePoolNodeConfigGuestAcceleratorArgs(
+        type=str(machine.accelerator),
+        count=machine.gpus,
+        gpu_driver_installation_config=(
+            gcp.container.NodePoolNodeConfigGuestAcceleratorGpuDriverInstallationConfigArgs(
+                gpu_driver_version=driver_version
+            )
+        ),
+    )
+    return gcp.container.NodePool(
+        f"{owner.name}-{pool.name}",
+        name=pool.name,
+        project=opts.project,
+        cluster=cluster.name,
+        location=zone,
+        node_locations=[zone],
+        node_count=None if dynamic or autoscaling else pool.node_count,
+        initial_node_count=0 if dynamic else (pool.node_count if autoscaling else None),
+        autoscaling=autoscaling,
+        node_config=gcp.container.NodePoolNodeConfigArgs(
+            machine_type=machine.name,
+            guest_accelerators=[accelerator],
+            image_type=pool.os_image or DEFAULT_IMAGE,
+            disk_size_gb=pool.disk_size_gb,
+            gvnic=gcp.container.NodePoolNodeConfigGvnicArgs(enabled=True),
+            labels=dict(fabric.node_labels),
+            taints=[
+                gcp.container.NodePoolNodeConfigTaintArgs(
+                    key=t.key, value=t.value, effect=_EFFECTS[t.effect]
+                )
+                for t in fabric.taints
+            ],
+            service_account=sa,
+            oauth_scopes=SCOPES,
+            resource_labels=dict(spec.tags) or None,
+            workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
+                mode="GKE_METADATA"
+            ) if opts.workload_identity else None,
+            reservation_affinity=_reservation(pool),
+            spot=True if capacity == "spot" else None,
+            flex_start=True if capacity == "flex_start" else None,
+        ),
+        network_config=network_config,
+        placement_policy=(
+            gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT")
+            if compact_placement(pool) else None
+        ),
+        queued_provisioning=(
+            gcp.container.NodePoolQueuedProvisioningArgs(enabled=True)
+            if capacity == "queued" else None
+        ),
+        management=gcp.container.NodePoolManagementArgs(
+            auto_repair=pool.auto_repair, auto_upgrade=pool.auto_upgrade
+        ),
+        opts=owner.child_opts(),
+    )
+
+
+def _reservation(
+    pool: GpuNodePoolSpec,
+) -> gcp.container.NodePoolNodeConfigReservationAffinityArgs | None:
+    capacity = pool.capacity.type
+    if capacity == "reservation":
+        return gcp.container.NodePoolNodeConfigReservationAffinityArgs(
+            consume_reservation_type="SPECIFIC_RESERVATION",
+            key=RESERVATION_KEY,
+            values=[str(pool.capacity.reservation)],
+        )
+    if capacity in ("flex_start", "queued", "spot"):
+        # DWS (flex-start, queued) and Spot capacity must not consume reservations.
+        return gcp.container.NodePoolNodeConfigReservationAffinityArgs(
+            consume_reservation_type="NO_RESERVATION"
+        )
+    return None

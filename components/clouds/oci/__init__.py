@@ -1,0 +1,1 @@
+"""oci: spec options (SDK-free) and the oci GpuCluster component."""

@@ -1,0 +1,163 @@
+"""oci: the cloud's part of the Kubernetes fabric layer (pure; no SDK).
+
+Interface (see components.fabric.layer): addon_defaults, chart_values, parts.
+
+What an OKE RDMA pool needs in the default (SR-IOV) mode, following
+oci-hpc-oke: the NVIDIA Network Operator with its SR-IOV network operator, one
+``SriovNetworkNodePolicy`` per pool (VFs created by the node image, hence
+``externallyManaged``; one VF per RDMA port, so ``nvidia.com/rdma-vf`` counts the
+catalog's ``fabric_nics``), the CNI plugins and nv-ipam from a
+``NicClusterPolicy`` with an ``IPPool`` for the VF addresses, and the SR-IOV NAD
+``rdma-vf`` (generic layer) behind Multus. The node image ships the NVIDIA driver
+and DOCA-OFED, so the GPU Operator installs neither.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from components.catalog import GpuVendor
+from components.fabric.description import DevicePlugin
+from components.fabric.layer import Manifest, Part
+from components.fabric.manifests import network_operator
+from components.fabric.manifests.common import meta, namespace
+from components.fabric.manifests.sriov import MELLANOX_VENDOR
+from components.fabric.taints import daemonset_tolerations
+
+if TYPE_CHECKING:
+    from components.fabric.addons import ResolvedAddons
+    from components.fabric.description import FabricDescription
+    from components.spec import ClusterSpec
+
+SRIOV_API = "sriovnetwork.openshift.io/v1"
+VF_PREFIX = "nvidia.com"
+# Namespace the OKE NvidiaNetworkOperator add-on installs into (oci-hpc-oke manifests).
+ADDON_NAMESPACE = "nvidia-network-operator"
+POOL_SELECTOR_LABEL = "gpufabric.dev/pool"
+
+
+def _sriov(fabrics: Mapping[str, FabricDescription]) -> list[FabricDescription]:
+    return [f for f in fabrics.values() if f.device_plugin is DevicePlugin.SRIOV]
+
+
+def _addon_mode(spec: ClusterSpec) -> bool:
+    return spec.oci is not None and spec.oci.network_operator == "addon"
+
+
+def operator_namespace(spec: ClusterSpec, addons: ResolvedAddons) -> str:
+    return ADDON_NAMESPACE if _addon_mode(spec) else addons["network_operator"].namespace
+
+
+def addon_defaults(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+) -> dict[str, bool]:
+    sriov = bool(_sriov(fabrics))
+    nvidia = any(f.machine.gpu.vendor is GpuVendor.NVIDIA for f in fabrics.values())
+    return {
+        # The SR-IOV NAD needs Multus (and its CRD, shipped by the multus part).
+        "multus": sriov,
+        "network_operator": sriov,
+        "gpu_operator": nvidia,
+    }
+
+
+def network_operator_addon_config() -> dict[str, str]:
+    """Configuration of the OKE NvidiaNetworkOperator add-on (oci-hpc-oke's keys)."""
+    return {"sriovNetworkOperator.enabled": "true"}
+
+
+def chart_values(
+    addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+) -> dict[str, Any]:
+    if addon == "gpu_operator":
+        # The RDMA images carry the NVIDIA driver and DOCA-OFED: no driver container,
+        # peermem against the host's OFED.
+        return {"driver": {"enabled": False, "rdma": {"useHostMofed": True}}}
+    if addon == "network_operator":
+        return {
+            "sriovNetworkOperator": {"enabled": True},
+            "sriov-network-operator": {
+                "operator": {"resourcePrefix": VF_PREFIX,
+                             "tolerations": daemonset_tolerations()},
+                "sriovOperatorConfig": {"deploy": True},
+            },
+        }
+    return {}
+
+
+def parts(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    sriov = _sriov(fabrics)
+    if not sriov or not addons.on("network_operator"):
+        return []
+    from components.fabric.parts import chart_release
+
+    ns = operator_namespace(spec, addons)
+    out: list[Part] = []
+    after: tuple[str, ...] = ()
+    if not _addon_mode(spec):
+        release = chart_release(
+            "network_operator", addons, network_operator.chart_values(),
+            sys.modules[__name__], spec, fabrics,
+        )
+        out.append(Part(
+            "network-operator", (namespace(ns, privileged=True),), (release,),
+            description="NVIDIA Network Operator (chart) with the SR-IOV network operator",
+        ))
+        after = ("network-operator",)
+    version = addons["network_operator"].chart().version
+    out.append(Part(
+        "nic-cluster-policy", (nic_cluster_policy(version),), after=after,
+        description="NicClusterPolicy: CNI plugins and nv-ipam for the SR-IOV VFs",
+    ))
+    objects: list[Manifest] = [vf_policy(f, ns) for f in sriov]
+    objects.append(ip_pool(spec, sriov, ns))
+    out.append(Part(
+        "rdma-vf-policies", tuple(objects), after=after,
+        description="SriovNetworkNodePolicy per RDMA pool (one VF per port) and the VF IPPool",
+    ))
+    return out
+
+
+def nic_cluster_policy(version: str) -> Manifest:
+    """CNI plugins (sriov chain: tuning, sbr) and nv-ipam; Multus comes from the multus part."""
+    policy = network_operator.nic_cluster_policy(version, secondary_network=True, nv_ipam=True)
+    policy["spec"]["secondaryNetwork"].pop("multus", None)
+    return policy
+
+
+def vf_policy(fabric: FabricDescription, ns: str) -> Manifest:
+    """One VF on every RDMA port of the pool's nodes, as ``nvidia.com/rdma-vf``."""
+    resource = next(iter(fabric.pooled_resources)).partition("/")[2]
+    spec: dict[str, Any] = {
+        "resourceName": resource,
+        "deviceType": "netdevice",
+        "isRdma": True,
+        "numVfs": 1,
+        "externallyManaged": True,
+        "priority": 90,
+        "nicSelector": {
+            "vendor": MELLANOX_VENDOR,
+            "pfNames": [r.netdev for r in fabric.rails if r.netdev],
+        },
+        "nodeSelector": dict(fabric.node_selector) or {POOL_SELECTOR_LABEL: fabric.pool},
+    }
+    if fabric.mtu:
+        spec["mtu"] = fabric.mtu
+    return {"apiVersion": SRIOV_API, "kind": "SriovNetworkNodePolicy",
+            "metadata": meta(f"rdma-vf-{fabric.pool}", ns), "spec": spec}
+
+
+def ip_pool(spec: ClusterSpec, fabrics: list[FabricDescription], ns: str) -> Manifest:
+    """The nv-ipam pool of VF addresses: a per-node block with room for every VF twice
+    (pods restarting while their successors start)."""
+    vfs = max(n for f in fabrics for n in f.pooled_resources.values())
+    block = 1
+    while block < 2 * vfs:
+        block *= 2
+    name = str(fabrics[0].extra.get("ipam_pool", "rdma-vf"))
+    return network_operator.ip_pool(name, ns, str(spec.network.fabric_cidr),
+                                    per_node_block=block)

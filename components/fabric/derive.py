@@ -1,0 +1,95 @@
+"""Building blocks the per-cloud describers share (pure functions of spec + catalog)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from components.catalog import Machine
+from components.fabric.description import (
+    FABRIC_LABEL,
+    GPU_PRESENT_LABEL,
+    POOL_LABEL,
+    DraClasses,
+    Taint,
+)
+from components.fabric.taints import gpu_taint
+from components.kube_version import KubeVersion
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+DRA_V1 = "resource.k8s.io/v1"
+DRA_V1BETA1 = "resource.k8s.io/v1beta1"
+DRANET_DRIVER = "dra.net"
+DEFAULT_NIC_CLASS = "dranet"
+
+
+def pool_labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
+    """Labels every GPU pool carries: ours (pool, fabric), the DRA driver's, the user's."""
+    labels = {POOL_LABEL: pool.name, FABRIC_LABEL: pool.machine.fabric.value}
+    if dra:
+        # The NVIDIA DRA kubelet plugin schedules on nvidia.com/gpu.present=true; set it
+        # declaratively on the pool instead of labelling nodes by hand (GKE seed).
+        labels[GPU_PRESENT_LABEL] = "true"
+    if pool.mig is not None:
+        from components.platform.mig import node_labels as mig_labels
+
+        # The GPU Operator's MIG manager partitions a node by this label.
+        labels.update(mig_labels(pool))
+    labels.update(pool.labels)
+    return labels
+
+
+def pool_taints(spec: ClusterSpec, pool: GpuNodePoolSpec) -> tuple[Taint, ...]:
+    taints = [gpu_taint(spec.cloud, pool.machine.gpu.vendor)] if pool.gpu_taint else []
+    taints += [Taint(t.key, t.value, t.effect) for t in pool.taints]
+    return tuple(taints)
+
+
+def nccl_env(machine: Machine, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The machine's NCCL env with the transport pinned (``NCCL_NET``): fail closed.
+
+    Without the pin NCCL silently falls back to ``NET/Socket`` when the fabric is
+    missing; with it, the job fails at init and says why.
+    """
+    if machine.nccl is None:
+        return {}
+    env = dict(machine.nccl.env)
+    if machine.nccl.net:
+        env["NCCL_NET"] = machine.nccl.net
+    env.update(overrides or {})
+    return env
+
+
+def fabric_mtu(spec: ClusterSpec, machine: Machine) -> int | None:
+    return spec.fabric.mtu or machine.mtu
+
+
+def dra_api_version(spec: ClusterSpec) -> str:
+    if spec.fabric.dra_api == "v1beta1":
+        return DRA_V1BETA1
+    if spec.fabric.dra_api == "v1":
+        return DRA_V1
+    return DRA_V1 if spec.kubernetes.parsed >= KubeVersion(1, 34) else DRA_V1BETA1
+
+
+def dra_classes(
+    spec: ClusterSpec,
+    *,
+    managed_nics: bool = False,
+    managed_class: str | None = None,
+    managed_driver: str | None = None,
+) -> DraClasses:
+    """DeviceClass names for claims. Names are spec arguments: job runners disagree on them."""
+    nic_class = spec.fabric.nic_device_class or (
+        managed_class if managed_nics and managed_class else DEFAULT_NIC_CLASS
+    )
+    return DraClasses(
+        api_version=dra_api_version(spec),
+        gpu_class=spec.fabric.gpu_device_class,
+        nic_class=nic_class,
+        nic_driver=(managed_driver or DRANET_DRIVER) if managed_nics else DRANET_DRIVER,
+        managed_nics=managed_nics,
+        gpu_extended_resource=spec.fabric.gpu_extended_resource,
+    )

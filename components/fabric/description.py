@@ -1,0 +1,197 @@
+"""The fabric description: plain Python facts about how one GPU pool's NICs reach pods.
+
+A :class:`GpuCluster` produces one :class:`FabricDescription` per GPU node pool;
+the Kubernetes layer (device plugins, NADs, DRA claims, injection policies) and
+the pod-fragment helper consume it. It holds no Pulumi objects, so it is equal on
+preview and apply and can be built (and tested) without any cloud SDK.
+
+Each cloud contributes a describer, ``components.clouds.<cloud>.fabric.describe``;
+the numbers come from the machine catalog.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from components.catalog import Cloud, FabricKind, Machine
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+POOL_LABEL = "gpufabric.dev/pool"
+FABRIC_LABEL = "gpufabric.dev/fabric"
+GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
+
+
+class Attach(StrEnum):
+    """How the NICs are handed to pods, after the spec's ``auto`` is resolved."""
+
+    DEVICE_PLUGIN = "device-plugin"  # device plugin resource (+ Multus NAD where NICs move)
+    GKE_MULTINETWORK = "gke-multinetwork"  # GKE Network objects + networking.gke.io annotation
+    DRA = "dra"  # ResourceClaims: GPU + NIC devices aligned on pcieRoot
+    HOST_NETWORK = "host-network"  # pods share the node's network namespace
+    NONE = "none"  # no scale-out fabric
+
+
+class DevicePlugin(StrEnum):
+    RDMA_SHARED = "rdma-shared"  # Mellanox k8s-rdma-shared-dev-plugin
+    SRIOV = "sriov"  # SR-IOV network device plugin (VFs)
+    EFA = "efa"  # aws-efa-k8s-device-plugin
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Toleration:
+    key: str
+    operator: str = "Exists"
+    value: str | None = None
+    effect: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"key": self.key, "operator": self.operator}
+        if self.value is not None and self.operator == "Equal":
+            out["value"] = self.value
+        if self.effect:
+            out["effect"] = self.effect
+        return out
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str = "NoSchedule"
+
+    def toleration(self) -> Toleration:
+        """Tolerate any value (node agents; NVIDIA's plugin deadlocked on value mismatches)."""
+        return Toleration(self.key, "Exists", None, self.effect)
+
+    def exact_toleration(self) -> Toleration:
+        """Tolerate exactly this taint (workloads)."""
+        if self.value:
+            return Toleration(self.key, "Equal", self.value, self.effect)
+        return Toleration(self.key, "Exists", None, self.effect)
+
+
+@dataclass(frozen=True)
+class Rail:
+    """One fabric NIC of a node, in rail order (GPU i uses rail i on rail-optimized fabrics)."""
+
+    index: int
+    netdev: str | None  # interface name on the node: fabric0, gpu0rdma0, eth1, ib0, rdma0
+    hca: str | None  # RDMA device: mlx5_0...
+    resource: str | None  # per-rail extended resource (rdma/fabric0), None if pooled
+    network: str | None  # NAD / GKE Network name attached for this rail
+    pod_interface: str | None  # interface name inside the pod
+
+
+@dataclass(frozen=True)
+class DraClasses:
+    """DRA DeviceClass names and API version used by claims on this fabric."""
+
+    api_version: str  # resource.k8s.io/v1 or resource.k8s.io/v1beta1
+    gpu_class: str
+    nic_class: str
+    nic_driver: str  # device.driver of NIC devices ("dra.net", GKE managed: "mrdma.google.com")
+    managed_nics: bool  # the cloud installs the NIC driver + class (GKE managed DRANet)
+    gpu_extended_resource: bool
+    pcie_root_attribute: str = "resource.kubernetes.io/pcieRoot"
+
+
+@dataclass(frozen=True)
+class FabricDescription:
+    """Everything the Kubernetes layer needs to know about one pool's fabric."""
+
+    cloud: Cloud
+    pool: str
+    machine: Machine
+    attach: Attach
+    device_plugin: DevicePlugin
+    rails: tuple[Rail, ...]
+    gpu_resource: str
+    # Extended resources that count NICs/VFs rather than naming a rail, for a full
+    # node, e.g. {"vpc.amazonaws.com/efa": 32} or {"nvidia.com/rdma-vf": 16}.
+    pooled_resources: Mapping[str, int] = field(default_factory=dict)
+    # "per_gpu": pooled resources scale with the GPUs a pod uses (EFA, VFs);
+    # "per_pod": a pod asks for the pooled amount once (shared HCA slots).
+    pooled_scaling: str = "per_gpu"
+    network_annotation_key: str | None = None
+    nccl_env: Mapping[str, str] = field(default_factory=dict)
+    node_labels: Mapping[str, str] = field(default_factory=dict)
+    taints: tuple[Taint, ...] = ()
+    mtu: int | None = None
+    dra: DraClasses | None = None
+    # GPUs requested through DRA claims (the GPU DeviceClass) instead of the device
+    # plugin resource; true whenever attach is DRA, and on clouds whose managed DRA
+    # GPU driver is used while NICs still come from a device plugin (DOKS).
+    gpu_dra: bool = False
+    nad_type: str | None = None  # host-device | macvlan | ipvlan | sriov (device-plugin mode)
+    ipam: str | None = None
+    host_paths: Mapping[str, str] = field(default_factory=dict)  # host path -> pod mount path
+    needs_nccl_installer: bool = False
+    shm_size: str = "64Gi"
+    hugepages_2mi: str | None = None
+    # ConfigMaps workloads mount (name -> mount path), e.g. Azure NCCL topology files.
+    config_map_mounts: Mapping[str, str] = field(default_factory=dict)
+    # Static pod annotations and sidecar containers a workload needs (GKE TCPX/TCPXO RxDM).
+    pod_annotations: Mapping[str, str] = field(default_factory=dict)
+    sidecars: tuple[Mapping[str, Any], ...] = ()
+    privileged: bool = False
+    # Labels a workload selects this pool's nodes by (our pool label on clusters we
+    # create; the spec's pool labels on existing clusters).
+    node_selector: Mapping[str, str] = field(default_factory=dict)
+    # Prefix of claim template names when several pools use DRA ("" for one pool).
+    claim_prefix: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def uses_dra(self) -> bool:
+        return self.attach is Attach.DRA or self.gpu_dra
+
+    @property
+    def fabric(self) -> FabricKind:
+        return self.machine.fabric
+
+    @property
+    def tolerations(self) -> tuple[Toleration, ...]:
+        return tuple(t.toleration() for t in self.taints)
+
+    @property
+    def rail_resources(self) -> dict[str, int]:
+        return {r.resource: 1 for r in self.rails if r.resource}
+
+    @property
+    def networks(self) -> list[str]:
+        return [r.network for r in self.rails if r.network]
+
+
+class Describer(Protocol):
+    def __call__(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription: ...
+
+
+def describer_for(cloud: Cloud) -> Describer:
+    """The cloud's pure describer (imported lazily; it never imports a cloud SDK)."""
+    module = importlib.import_module(f"components.clouds.{cloud.value}.fabric")
+    describe: Describer = module.describe
+    return describe
+
+
+def describe_cluster(spec: ClusterSpec) -> dict[str, FabricDescription]:
+    """One description per GPU pool, keyed by pool name, in spec order."""
+    describe = describer_for(spec.cloud)
+    found = {pool.name: describe(spec, pool) for pool in spec.node_pools}
+    several_dra = sum(1 for f in found.values() if f.uses_dra) > 1
+    out = {}
+    for pool in spec.node_pools:
+        fabric = found[pool.name]
+        selector = dict(pool.labels) if spec.existing is not None else {POOL_LABEL: pool.name}
+        out[pool.name] = replace(
+            fabric,
+            node_selector=selector,
+            claim_prefix=f"{pool.name}-" if several_dra and fabric.uses_dra else "",
+        )
+    return out

@@ -1,0 +1,111 @@
+"""The Kubernetes fabric layer as data: ordered parts of manifests and Helm releases.
+
+:func:`build_layer` is a pure function of the spec and the fabric descriptions.
+:class:`~components.fabric.stack.FabricStack` turns its parts into Pulumi
+resources; ``python -m components render`` writes the same parts as YAML. One
+source, two outputs.
+
+A part's ``after`` names the parts it must wait for; that is how a first
+``pulumi up`` applies CRDs (shipped by a chart or a manifest) before the
+custom resources that need them. Parts without ``after`` install in parallel.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from components.catalog import Cloud
+from components.versions import Chart
+
+if TYPE_CHECKING:
+    from components.fabric.addons import ResolvedAddons
+    from components.fabric.description import FabricDescription
+    from components.spec import ClusterSpec
+
+Manifest = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HelmRelease:
+    """A pinned chart installed as a Helm release (values are plain data)."""
+
+    release: str
+    chart: Chart
+    namespace: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One installable piece of the layer (e.g. ``multus``, ``gpu-operator``, ``nads``).
+
+    ``name`` is part of every child's Pulumi name: renaming a part replaces its
+    resources, so names are a compatibility surface.
+    """
+
+    name: str
+    manifests: tuple[Manifest, ...] = ()
+    charts: tuple[HelmRelease, ...] = ()
+    after: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Layer:
+    parts: tuple[Part, ...]
+    addons: ResolvedAddons
+
+    def part(self, name: str) -> Part:
+        for part in self.parts:
+            if part.name == name:
+                return part
+        raise KeyError(f"no part '{name}'; parts: {', '.join(p.name for p in self.parts)}")
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.parts]
+
+    def manifests(self) -> list[Manifest]:
+        return [m for p in self.parts for m in p.manifests]
+
+    def charts(self) -> list[HelmRelease]:
+        return [c for p in self.parts for c in p.charts]
+
+
+def cloud_module(cloud: Cloud) -> ModuleType:
+    """The cloud's pure Kubernetes-layer module (``components.clouds.<cloud>.kubernetes``)."""
+    return importlib.import_module(f"components.clouds.{cloud.value}.kubernetes")
+
+
+def build_layer(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]) -> Layer:
+    """Every part the spec asks for, cloud parts included, in a stable order."""
+    from components import platform
+    from components.fabric import parts as generic
+    from components.fabric.addons import resolve_addons
+
+    addons = resolve_addons(spec, fabrics)
+    cloud = cloud_module(spec.cloud)
+    found: list[Part] = []
+    found += generic.namespaces(spec, fabrics, addons)
+    found += generic.generic_parts(spec, fabrics, addons, cloud)
+    found += cloud.parts(spec, fabrics, addons)
+    found += generic.injection_parts(spec, fabrics, addons)
+    found += platform.parts(spec, fabrics, addons)
+    _check(found)
+    return Layer(tuple(found), addons)
+
+
+def _check(parts: Sequence[Part]) -> None:
+    names = [p.name for p in parts]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise ValueError(f"duplicate layer parts: {sorted(dupes)}")
+    known = set(names)
+    for part in parts:
+        missing = [a for a in part.after if a not in known]
+        if missing:
+            raise ValueError(f"part '{part.name}' waits for unknown parts {missing}")

@@ -1,0 +1,1 @@
+"""Pure manifest builders: plain data in, Kubernetes objects (dicts) out. No Pulumi, no I/O."""

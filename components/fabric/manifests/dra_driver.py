@@ -1,0 +1,37 @@
+"""NVIDIA DRA driver for GPUs (chart nvidia-dra-driver-gpu) values.
+
+The kubelet plugin must tolerate the GPU taints and runs where
+``nvidia.com/gpu.present=true`` (set declaratively on the pool, not by hand).
+``gpuResourcesEnabledOverride`` acknowledges GPU allocation through DRA; the
+classic device plugin must not run on the same nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from components.fabric.description import GPU_PRESENT_LABEL
+from components.fabric.manifests.common import node_affinity_in
+from components.fabric.taints import daemonset_tolerations
+
+
+def values(
+    *,
+    gpus: bool = True,
+    compute_domains: bool = False,
+    driver_root: str = "/",
+) -> dict[str, Any]:
+    tolerations = daemonset_tolerations()
+    return {
+        "nvidiaDriverRoot": driver_root,
+        "gpuResourcesEnabledOverride": gpus,
+        "resources": {
+            "gpus": {"enabled": gpus},
+            "computeDomains": {"enabled": compute_domains},
+        },
+        "controller": {"tolerations": tolerations},
+        "kubeletPlugin": {
+            "tolerations": tolerations,
+            "affinity": node_affinity_in(GPU_PRESENT_LABEL, ["true"]),
+        },
+    }

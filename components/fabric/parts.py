@@ -1,0 +1,307 @@
+"""The cloud-agnostic parts of the fabric layer (clouds add theirs in their own module)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from components.fabric.addons import ResolvedAddons
+from components.fabric.description import Attach, DevicePlugin, FabricDescription
+from components.fabric.layer import HelmRelease, Manifest, Part
+from components.fabric.manifests import (
+    dra,
+    dra_driver,
+    dranet,
+    gpu_operator,
+    multus,
+    nads,
+    rdma_shared,
+    sriov,
+)
+from components.fabric.manifests.common import namespace
+from components.fabric.manifests.values import deep_merge
+from components.fabric.naming import claim_gpu_counts, claim_template_name, compute_domain_name
+
+if TYPE_CHECKING:
+    from components.spec import ClusterSpec
+
+WORKLOAD_NAMESPACES = "namespaces"
+SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public"})
+# Namespaces of node agents that need privileged pods (Pod Security "privileged").
+PRIVILEGED_ADDONS = frozenset(
+    {"network_operator", "gpu_operator", "nvidia_device_plugin", "nvidia_dra_driver"}
+)
+
+
+def chart_release(
+    key: str,
+    addons: ResolvedAddons,
+    computed: Mapping[str, Any],
+    cloud: ModuleType,
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    release: str | None = None,
+) -> HelmRelease:
+    """A release of add-on ``key``: computed values <- cloud values <- the spec's values."""
+    addon = addons[key]
+    chart = addon.chart()
+    values = deep_merge(computed, cloud.chart_values(key, spec, fabrics), addon.values)
+    return HelmRelease(release or chart.name, chart, addon.namespace, values)
+
+
+def own_namespace(key: str, addons: ResolvedAddons) -> list[Manifest]:
+    ns = addons[key].namespace
+    if ns in SYSTEM_NAMESPACES:
+        return []
+    return [namespace(ns, privileged=key in PRIVILEGED_ADDONS)]
+
+
+def namespaces(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    """Workload namespaces that get NADs and claim templates (created once, first)."""
+    wanted = [ns for ns in spec.fabric.namespaces if ns not in SYSTEM_NAMESPACES]
+    if not wanted:
+        return []
+    return [Part(WORKLOAD_NAMESPACES, tuple(namespace(ns) for ns in wanted),
+                 description="Namespaces for training workloads")]
+
+
+def _workload_after(spec: ClusterSpec) -> tuple[str, ...]:
+    return (WORKLOAD_NAMESPACES,) if any(
+        ns not in SYSTEM_NAMESPACES for ns in spec.fabric.namespaces
+    ) else ()
+
+
+def generic_parts(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    addons: ResolvedAddons,
+    cloud: ModuleType,
+) -> list[Part]:
+    fabs = list(fabrics.values())
+    out: list[Part] = []
+    if addons.on("multus"):
+        out.append(Part("multus", tuple(multus.manifests(addons["multus"].image())),
+                        description="Multus CNI (thick) and the NetworkAttachmentDefinition CRD"))
+    if addons.on("rdma_shared_device_plugin"):
+        shared = [
+            r for f in fabs if f.device_plugin is DevicePlugin.RDMA_SHARED
+            for r in rdma_shared.per_interface([x.netdev for x in f.rails if x.netdev])
+        ]
+        out.append(Part(
+            "rdma-shared-device-plugin",
+            tuple(rdma_shared.manifests(addons["rdma_shared_device_plugin"].image(),
+                                        _unique(shared))),
+            description="RDMA shared device plugin: one resource per rail",
+        ))
+    if addons.on("sriov_device_plugin"):
+        vfs = [sriov.rdma_vfs(*_split(res)) for f in fabs for res in f.pooled_resources
+               if f.device_plugin is DevicePlugin.SRIOV]
+        out.append(Part(
+            "sriov-device-plugin",
+            tuple(sriov.manifests(addons["sriov_device_plugin"].image(), _unique(vfs))),
+            description="SR-IOV network device plugin (VFs)",
+        ))
+    nad_part = nads_part(spec, fabrics, addons)
+    if nad_part:
+        out.append(nad_part)
+    if addons.on("gpu_operator"):
+        rdma = any(f.machine.fabric.is_rdma for f in fabs)
+        mig = next((p.mig.strategy for p in spec.node_pools if p.mig), None)
+        computed = gpu_operator.values(
+            install_driver=True,
+            rdma=rdma,
+            device_plugin=not any(f.uses_dra for f in fabs),
+            mig_strategy=mig,
+            service_monitor=addons.on("prometheus"),
+        )
+        out.append(Part(
+            "gpu-operator",
+            tuple(own_namespace("gpu_operator", addons)),
+            (chart_release("gpu_operator", addons, computed, cloud, spec, fabrics),),
+            after=("prometheus",) if addons.on("prometheus") else (),
+            description="NVIDIA GPU Operator (GPUDirect RDMA via nvidia-peermem)",
+        ))
+    if addons.on("nvidia_device_plugin"):
+        computed = {"tolerations": _tolerations(), "gfd": {"enabled": False}}
+        out.append(Part(
+            "nvidia-device-plugin",
+            tuple(own_namespace("nvidia_device_plugin", addons)),
+            (chart_release("nvidia_device_plugin", addons, computed, cloud, spec, fabrics),),
+            description="NVIDIA device plugin (nvidia.com/gpu)",
+        ))
+    out += dra_parts(spec, fabrics, addons, cloud)
+    return out
+
+
+def _split(resource: str) -> tuple[str, str]:
+    prefix, _, name = resource.partition("/")
+    return name, prefix
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def _tolerations() -> list[dict[str, str]]:
+    from components.fabric.taints import daemonset_tolerations
+
+    return daemonset_tolerations()
+
+
+def nads_part(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> Part | None:
+    """NetworkAttachmentDefinitions for device-plugin fabrics, in every workload namespace."""
+    objects: list[Manifest] = []
+    for fabric in fabrics.values():
+        if fabric.attach is not Attach.DEVICE_PLUGIN or fabric.nad_type is None:
+            continue
+        for ns in spec.fabric.namespaces:
+            objects += fabric_nads(fabric, ns)
+    if not objects:
+        return None
+    after = _workload_after(spec)
+    if addons.on("multus"):
+        after += ("multus",)
+    elif addons.on("network_operator"):
+        after += ("network-operator",)
+    return Part("nads", tuple(_unique(objects)), after=after,
+                description="NetworkAttachmentDefinitions, one per rail / SR-IOV network")
+
+
+def fabric_nads(fabric: FabricDescription, ns: str) -> list[Manifest]:
+    kind = fabric.nad_type
+    if kind == "host-device":
+        return [nads.host_device(r.network, ns, r.netdev) for r in fabric.rails
+                if r.network and r.netdev]
+    if kind in ("macvlan", "ipvlan"):
+        build = nads.macvlan if kind == "macvlan" else nads.ipvlan
+        cidr = fabric.extra.get("rail_cidrs", {})
+        return [
+            build(r.network, ns, r.netdev, nads.whereabouts(cidr.get(r.index, "")), fabric.mtu)
+            for r in fabric.rails if r.network and r.netdev
+        ]
+    if kind == "sriov":
+        network = next(r.network for r in fabric.rails if r.network)
+        resource = next(iter(fabric.pooled_resources))
+        pool = str(fabric.extra.get("ipam_pool", network))
+        return [nads.sriov(network, ns, resource, nads.nv_ipam(pool), mtu=fabric.mtu)]
+    return []
+
+
+def fabric_claim_templates(
+    spec: ClusterSpec, fabrics: Sequence[FabricDescription], ns: str
+) -> list[Manifest]:
+    """Aligned ResourceClaimTemplates (GPUs + their NICs) of DRA fabrics in namespace ``ns``.
+
+    Claim templates are namespaced: every namespace that runs fabric jobs (the
+    fabric's workload namespaces, each team's namespace) needs its own copy.
+    """
+    objects: list[Manifest] = []
+    for fabric in fabrics:
+        classes = fabric.dra
+        if not fabric.uses_dra or classes is None:
+            continue
+        nic_class = classes.nic_class if fabric.attach is Attach.DRA else None
+        nic_selectors = (
+            [f'device.attributes["{classes.nic_driver}"].rdma == true']
+            if nic_class and not classes.managed_nics else []
+        )
+        for n in claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts):
+            claim = dra.aligned_claim_spec(
+                classes.api_version,
+                gpus=n,
+                gpu_class=classes.gpu_class,
+                nic_class=nic_class,
+                nic_selectors=nic_selectors,
+                gpus_per_root=fabric.machine.gpus_per_pcie_root,
+                nics_per_gpu=max(1, fabric.machine.fabric_nics // fabric.machine.gpus),
+            )
+            objects.append(dra.claim_template(
+                claim_template_name(fabric, n), ns, classes.api_version, claim,
+            ))
+    return objects
+
+
+def dra_parts(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    addons: ResolvedAddons,
+    cloud: ModuleType,
+) -> list[Part]:
+    dra_fabrics = [f for f in fabrics.values() if f.uses_dra and f.dra]
+    out: list[Part] = []
+    if addons.on("nvidia_dra_driver"):
+        gb = any(f.machine.nvlink_domain for f in dra_fabrics)
+        computed = dra_driver.values(
+            gpus=any(f.gpu_dra for f in dra_fabrics) or not dra_fabrics,
+            compute_domains=gb,
+        )
+        out.append(Part(
+            "nvidia-dra-driver",
+            tuple(own_namespace("nvidia_dra_driver", addons)),
+            (chart_release("nvidia_dra_driver", addons, computed, cloud, spec, fabrics),),
+            description="NVIDIA DRA driver for GPUs (gpu.nvidia.com, ComputeDomains)",
+        ))
+    if addons.on("dranet"):
+        out.append(Part(
+            "dranet", (),
+            (chart_release("dranet", addons, dranet.values(), cloud, spec, fabrics),),
+            description="DraNet: NICs as DRA devices (driver dra.net)",
+        ))
+    if not dra_fabrics:
+        return out
+    objects: list[Manifest] = []
+    api = dra_fabrics[0].dra.api_version if dra_fabrics[0].dra else dra.V1
+    for fabric in dra_fabrics:
+        classes = fabric.dra
+        assert classes is not None
+        if fabric.attach is Attach.DRA and not classes.managed_nics:
+            objects.append(dra.device_class(
+                classes.nic_class, classes.api_version, [dra.driver_selector(classes.nic_driver)]
+            ))
+    for ns in spec.fabric.namespaces:
+        objects += fabric_claim_templates(spec, dra_fabrics, ns)
+    after = _workload_after(spec)
+    if addons.on("dranet"):
+        after += ("dranet",)
+    if addons.on("nvidia_dra_driver"):
+        after += ("nvidia-dra-driver",)
+    out.append(Part("dra-claims", tuple(_unique(objects)), after=after,
+                    description=f"DeviceClasses and aligned ResourceClaimTemplates ({api})"))
+    domains = [
+        dra.compute_domain(compute_domain_name(f), ns, _pool_nodes(spec, f.pool))
+        for f in dra_fabrics if f.machine.nvlink_domain
+        for ns in spec.fabric.namespaces
+    ]
+    if domains:
+        out.append(Part(
+            "compute-domains", tuple(domains),
+            after=_workload_after(spec) + (
+                ("nvidia-dra-driver",) if addons.on("nvidia_dra_driver") else ()
+            ),
+            description="ComputeDomains (IMEX) for multi-node NVLink",
+        ))
+    return out
+
+
+def _pool_nodes(spec: ClusterSpec, pool: str) -> int:
+    p = spec.pool(pool)
+    return max(p.node_count, p.max_nodes or 0, 1)
+
+
+def injection_parts(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    if not addons.on("kyverno"):
+        return []
+    from components.fabric.injection import injection_part
+
+    return injection_part(spec, fabrics, addons)

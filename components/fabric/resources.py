@@ -1,0 +1,102 @@
+"""Turning layer data into Pulumi Kubernetes resources (the only Pulumi part of the layer).
+
+Built-in kinds become their typed ``pulumi_kubernetes`` classes (so previews show
+typed diffs); anything else becomes ``apiextensions.CustomResource``. Helm
+charts become ``helm.v3.Release`` (real Helm semantics: hooks, CRD install,
+``helm list``), pinned by repo, chart and version.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.fabric.layer import HelmRelease, Manifest
+
+_GROUP_MODULES = {
+    "": "core",
+    "apps": "apps",
+    "batch": "batch",
+    "policy": "policy",
+    "rbac.authorization.k8s.io": "rbac",
+    "apiextensions.k8s.io": "apiextensions",
+    "resource.k8s.io": "resource",
+    "scheduling.k8s.io": "scheduling",
+    "networking.k8s.io": "networking",
+    "admissionregistration.k8s.io": "admissionregistration",
+    "storage.k8s.io": "storage",
+    "node.k8s.io": "node",
+}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def typed_class(api_version: str, kind: str) -> type | None:
+    """The typed pulumi_kubernetes class for a built-in kind, or None for custom resources."""
+    group, _, version = api_version.rpartition("/")
+    module_name = _GROUP_MODULES.get(group)
+    if module_name is None:
+        return None
+    module = getattr(getattr(k8s, module_name, None), version, None)
+    cls = getattr(module, kind, None) if module is not None else None
+    return cls if isinstance(cls, type) else None
+
+
+def resource_name(prefix: str, manifest: Manifest) -> str:
+    """Stable Pulumi name: ``<prefix>-<kind>-[<namespace>-]<name>`` in lowercase."""
+    meta = manifest.get("metadata", {})
+    parts = [prefix, manifest["kind"].lower()]
+    if meta.get("namespace"):
+        parts.append(meta["namespace"])
+    parts.append(meta["name"])
+    return "-".join(parts)
+
+
+def manifest_resource(
+    prefix: str, manifest: Manifest, opts: pulumi.ResourceOptions
+) -> pulumi.CustomResource:
+    name = resource_name(prefix, manifest)
+    api_version, kind = manifest["apiVersion"], manifest["kind"]
+    cls = typed_class(api_version, kind)
+    fields = {k: v for k, v in manifest.items() if k not in ("apiVersion", "kind")}
+    if cls is None:
+        extra = set(fields) - {"metadata", "spec"}
+        if extra:
+            raise ValueError(f"{kind} {name}: custom resources take metadata and spec only, "
+                             f"not {sorted(extra)}")
+        return k8s.apiextensions.CustomResource(
+            name, api_version=api_version, kind=kind, opts=opts, **fields
+        )
+    kwargs: dict[str, Any] = {_snake(k): v for k, v in fields.items()}
+    resource: pulumi.CustomResource = cls(name, opts=opts, **kwargs)
+    return resource
+
+
+def release_resource(
+    prefix: str, release: HelmRelease, opts: pulumi.ResourceOptions
+) -> k8s.helm.v3.Release:
+    chart = release.chart
+    if chart.is_oci:
+        chart_ref, repo_opts = f"{chart.repo}/{chart.name}", None
+    else:
+        chart_ref, repo_opts = chart.name, k8s.helm.v3.RepositoryOptsArgs(repo=chart.repo)
+    return k8s.helm.v3.Release(
+        f"{prefix}-{release.release}",
+        name=release.release,
+        chart=chart_ref,
+        version=chart.version,
+        repository_opts=repo_opts,
+        namespace=release.namespace,
+        values=dict(release.values),
+        create_namespace=False,
+        atomic=False,
+        cleanup_on_fail=True,
+        max_history=5,
+        timeout=900,
+        opts=opts,
+    )

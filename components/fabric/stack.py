@@ -1,0 +1,71 @@
+"""FabricStack: the cloud-agnostic Kubernetes layer a multi-node NCCL job needs.
+
+Type ``gpufabric:kubernetes:FabricStack``. It takes an explicit Kubernetes
+provider (through ``opts.providers``) and the fabric descriptions of a
+:class:`~components.cluster.GpuCluster`, and installs the parts
+:func:`~components.fabric.layer.build_layer` returns: Multus, device plugins or
+the Network Operator, NetworkAttachmentDefinitions, the GPU Operator, the DRA
+drivers, DeviceClasses and claim templates, the cloud's NCCL installer and the
+Kyverno injection policies.
+
+Children are named ``<name>-<part>-<kind>-[<namespace>-]<object>`` (manifests)
+and ``<name>-<part>-<release>`` (Helm releases). These names are a
+compatibility surface: renaming one replaces the object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pulumi
+
+from components.fabric.description import FabricDescription
+from components.fabric.layer import Layer, build_layer
+from components.fabric.resources import manifest_resource, release_resource
+from components.spec import ClusterSpec
+
+
+@dataclass(frozen=True)
+class FabricStackArgs:
+    """Inputs: the validated spec and one fabric description per GPU pool."""
+
+    spec: ClusterSpec
+    fabrics: Mapping[str, FabricDescription]
+
+
+class FabricStack(pulumi.ComponentResource):
+    layer: Layer
+    part_resources: dict[str, list[pulumi.Resource]]
+
+    def __init__(
+        self, name: str, args: FabricStackArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        layer = build_layer(args.spec, args.fabrics)  # pure: fails before registering
+        super().__init__("gpufabric:kubernetes:FabricStack", name, None, opts)
+        self.layer = layer
+        self.part_resources = {}
+        for part in layer.parts:
+            waits = [r for dep in part.after for r in self.part_resources[dep]]
+            prefix = f"{name}-{part.name}"
+            made: list[pulumi.Resource] = []
+            for release in part.charts:
+                made.append(release_resource(prefix, release, self._opts(waits)))
+            # Within a part, CRDs and namespaces go first; the rest waits for them.
+            firsts = [m for m in part.manifests if m["kind"] in _FIRST_KINDS]
+            rest = [m for m in part.manifests if m["kind"] not in _FIRST_KINDS]
+            first_made = [manifest_resource(prefix, m, self._opts(waits)) for m in firsts]
+            made += first_made
+            after_firsts = waits + first_made + (made[: len(part.charts)] if rest else [])
+            made += [manifest_resource(prefix, m, self._opts(after_firsts)) for m in rest]
+            self.part_resources[part.name] = made
+        self.register_outputs({
+            "parts": layer.names,
+            "addons": {k: a.enabled for k, a in layer.addons.items()},
+        })
+
+    def _opts(self, depends_on: list[pulumi.Resource]) -> pulumi.ResourceOptions:
+        return pulumi.ResourceOptions(parent=self, depends_on=list(depends_on))
+
+
+_FIRST_KINDS = frozenset({"Namespace", "CustomResourceDefinition"})

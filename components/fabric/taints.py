@@ -1,0 +1,40 @@
+"""GPU node taints per cloud, and the tolerations every fabric DaemonSet carries.
+
+One table: the cloud components taint GPU pools with :func:`gpu_taint`, and
+every DaemonSet of the Kubernetes layer tolerates :data:`GPU_TAINT_KEYS` with
+``operator: Exists`` (any value: NVIDIA's plugin deadlocked on nodes tainted
+``nvidia.com/gpu=true`` when it tolerated only ``=present``).
+"""
+
+from __future__ import annotations
+
+from components.catalog import Cloud, GpuVendor
+from components.fabric.description import Taint, Toleration
+
+_TAINT_VALUE: dict[Cloud, str] = {
+    Cloud.GCP: "present",  # GKE adds nvidia.com/gpu=present:NoSchedule itself
+    Cloud.AWS: "true",
+    Cloud.AZURE: "gpu",  # AKS GPU docs: sku=gpu:NoSchedule
+    Cloud.DIGITALOCEAN: "",  # DOKS taints GPU nodes nvidia.com/gpu / amd.com/gpu
+    Cloud.OCI: "present",
+}
+
+# Every key any supported cloud puts on GPU or fabric nodes.
+GPU_TAINT_KEYS: tuple[str, ...] = ("nvidia.com/gpu", "amd.com/gpu", "sku", "aws.amazon.com/efa")
+
+
+def gpu_taint(cloud: Cloud, vendor: GpuVendor) -> Taint:
+    """The taint this project puts on (or expects on) a cloud's GPU nodes."""
+    if cloud is Cloud.AZURE:
+        return Taint("sku", _TAINT_VALUE[cloud])
+    return Taint(vendor.resource, _TAINT_VALUE[cloud])
+
+
+def daemonset_tolerations(extra: tuple[Toleration, ...] = ()) -> list[dict[str, str]]:
+    """Tolerations for node agents: every GPU taint key of every cloud, plus ``extra``."""
+    found = [Toleration(key) for key in GPU_TAINT_KEYS]
+    found.append(Toleration("CriticalAddonsOnly"))
+    for tol in extra:
+        if tol not in found:
+            found.append(tol)
+    return [t.to_dict() for t in found]

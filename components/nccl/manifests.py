@@ -1,0 +1,420 @@
+"""The NCCL acceptance test as Kubernetes objects (pure: spec + fabrics in, dicts out).
+
+Every test pod is built from :func:`components.fabric.workload.pod_fragment`, the
+same fragment a real training job gets, so the test exercises exactly the fabric
+users will run on. Two runners:
+
+* ``statefulset`` (GKE RDMA, gIB): the GKE seed's shape - a headless Service and
+  a StatefulSet of the gIB diagnostic image; pod 0 runs
+  ``/usr/local/gib/scripts/run_nccl_tests.sh`` against every pod's DNS name.
+* ``mpijob`` (everything else): a Kubeflow ``MPIJob`` (v2beta1) with one worker
+  per node and a launcher that runs ``mpirun`` for every collective, forwarding the
+  fabric's NCCL environment with ``-x`` (processes started over ssh do not inherit
+  the worker container's environment). The MPI Operator is installed with it.
+
+``NCCL_DEBUG=INFO`` makes the transport visible to ``nccl-report``;
+``NCCL_TESTS_MIN_BW`` is the catalog floor for the GPUs used, so nccl-tests
+itself exits non-zero below it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from components import versions
+from components.catalog import FabricKind, GpuVendor
+from components.fabric.description import Attach, FabricDescription
+from components.fabric.layer import Manifest
+from components.fabric.manifests.common import (
+    cluster_role,
+    cluster_role_binding,
+    meta,
+    namespace,
+    resources,
+    rule,
+    service_account,
+)
+from components.fabric.problems import refuse
+from components.fabric.workload import pod_fragment
+from components.spec import ClusterSpec, parse_size
+from components.versions import Image
+
+APP_LABEL = "gpufabric.dev/nccl-acceptance"
+MPI_OPERATOR_NAMESPACE = "mpi-operator"
+MPI_OPERATOR_NAME = "mpi-operator"
+TEST_CONTAINER = "nccl-test"
+# Where nccl-tests binaries live in the pinned images (first hit wins).
+_BINARY_DIRS = ("/opt/nccl-tests/build", "/opt/nccl_tests/build", "/usr/local/bin")
+
+
+class Runner(StrEnum):
+    STATEFULSET = "statefulset"
+    MPIJOB = "mpijob"
+
+
+@dataclass(frozen=True)
+class AcceptancePlan:
+    """Everything the manifests need, derived and validated from the spec."""
+
+    name: str  # base name of the Kubernetes objects
+    namespace: str
+    fabric: FabricDescription
+    nodes: int
+    gpus_per_node: int
+    collectives: tuple[str, ...]
+    min_bytes: str
+    max_bytes: str
+    runner: Runner
+    image: Image
+    floor: float | None
+    line_rate: float
+    install_mpi_operator: bool
+    # addons.mpi_operator.version overrides the pinned tag.
+    mpi_operator_image: Image = versions.MPI_OPERATOR
+
+    @property
+    def ranks(self) -> int:
+        return self.nodes * self.gpus_per_node
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return {APP_LABEL: self.name}
+
+
+def k8s_name(name: str) -> str:
+    """A DNS-1123 label from a Pulumi name (lowercase, [a-z0-9-], <= 52 chars for pod names)."""
+    cleaned = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")
+    return cleaned[:52].rstrip("-") or "nccl-acceptance"
+
+
+def plan_acceptance(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], name: str
+) -> AcceptancePlan:
+    """Validate ``spec.acceptance`` against the pools and the catalog; refuse with a field path."""
+    acc = spec.acceptance
+    pool_name = acc.pool or spec.node_pools[0].name
+    if pool_name not in fabrics:
+        refuse("acceptance.pool", f"no GPU pool named '{pool_name}'; pools: "
+               f"{', '.join(fabrics)}", pool_name)
+    fabric = fabrics[pool_name]
+    machine = fabric.machine
+    if not machine.is_multi_node_capable:
+        refuse("acceptance.pool", f"pool '{pool_name}' runs {machine.name}, which has no "
+               "scale-out fabric (or no busbw floor) in the catalog: nothing to accept",
+               pool_name)
+    if machine.gpu.vendor is not GpuVendor.NVIDIA:
+        refuse("acceptance.pool", f"pool '{pool_name}' runs {machine.name} "
+               f"({machine.gpu.model}); the acceptance test runs nccl-tests, which needs "
+               "NVIDIA GPUs (rccl-tests is not supported yet)", pool_name)
+    gpus = acc.gpus_per_node or machine.gpus
+    if gpus > machine.gpus:
+        refuse("acceptance.gpus_per_node", f"{machine.name} has {machine.gpus} GPUs; "
+               f"expected 1..{machine.gpus}", gpus)
+    pool = next(p for p in spec.node_pools if p.name == pool_name)
+    capacity = max(pool.node_count, pool.max_nodes or 0)
+    if spec.existing is None and capacity < acc.nodes:
+        refuse("acceptance.nodes", f"pool '{pool_name}' has at most {capacity} node(s); "
+               f"the test needs {acc.nodes} (one pod per node)", acc.nodes)
+    if fabric.attach is Attach.DRA and gpus not in spec.fabric.claim_gpu_counts:
+        refuse("acceptance.gpus_per_node", f"DRA pools only have claim templates for "
+               f"{spec.fabric.claim_gpu_counts} GPUs (fabric.claim_gpu_counts)", gpus)
+    gke_gib = (
+        machine.nccl is not None and machine.nccl.net == "gIB"
+        and machine.fabric is FabricKind.ROCE
+    )
+    runner = Runner.STATEFULSET if gke_gib else Runner.MPIJOB
+    if runner is Runner.STATEFULSET:
+        image = (versions.GKE_NCCL_DIAGNOSTIC_ARM64 if machine.cpu_arch == "arm64"
+                 else versions.GKE_NCCL_DIAGNOSTIC)
+    elif machine.fabric is FabricKind.EFA:
+        image = versions.NCCL_TESTS_EFA
+    else:
+        image = versions.NCCL_TESTS_IB
+    return AcceptancePlan(
+        name=k8s_name(name),
+        namespace=spec.fabric.namespaces[0],
+        fabric=fabric,
+        nodes=acc.nodes,
+        gpus_per_node=gpus,
+        collectives=tuple(acc.collectives),
+        min_bytes=acc.min_bytes,
+        max_bytes=acc.max_bytes,
+        runner=runner,
+        image=image,
+        floor=machine.floor_for(gpus),
+        line_rate=machine.line_rate_for(gpus),
+        install_mpi_operator=runner is Runner.MPIJOB and spec.addons.mpi_operator.enabled
+        is not False,
+        mpi_operator_image=_mpi_operator_image(spec),
+    )
+
+
+def _mpi_operator_image(spec: ClusterSpec) -> Image:
+    version = spec.addons.mpi_operator.version
+    return versions.MPI_OPERATOR.with_tag(version) if version else versions.MPI_OPERATOR
+
+
+# -- environment and commands ----------------------------------------------------
+def acceptance_env(plan: AcceptancePlan) -> dict[str, str]:
+    """The fabric's NCCL env plus the test's: INFO logging and the catalog floor."""
+    env = dict(pod_fragment(plan.fabric, plan.gpus_per_node).env)
+    env["NCCL_DEBUG"] = "INFO"
+    env["NCCL_DEBUG_SUBSYS"] = "INIT,NET"
+    if plan.floor is not None:
+        env["NCCL_TESTS_MIN_BW"] = f"{plan.floor:g}"
+    return env
+
+
+def _size_arg(size: str) -> str:
+    parse_size(size)  # validated by the spec; fails loudly if not
+    return size
+
+
+def report_hint(plan: AcceptancePlan) -> str:
+    """The nccl-report command that judges this test's log."""
+    return (
+        f"python -m components nccl-report LOG --machine {plan.fabric.machine.name} "
+        f"--nodes {plan.nodes} --gpus-per-node {plan.gpus_per_node}"
+    )
+
+
+def gib_script(plan: AcceptancePlan) -> str:
+    """Pod script of the GKE runner: every pod serves ssh; pod 0 runs the tests once."""
+    hosts = " ".join(f"{plan.name}-{i}.{plan.name}" for i in range(plan.nodes))
+    runs = "\n".join(
+        f"  /usr/local/gib/scripts/run_nccl_tests.sh -t {c} -b {_size_arg(plan.min_bytes)} "
+        f"-e {_size_arg(plan.max_bytes)} -f 2 -g {plan.gpus_per_node} {hosts} || status=1"
+        for c in plan.collectives
+    )
+    return (
+        "set -u\n"
+        'echo -e "\\norte_keep_fqdn_hostnames=t" >> /etc/openmpi/openmpi-mca-params.conf\n'
+        "/scripts/container_entry.sh shell\n"
+        "source /usr/local/gib/scripts/set_nccl_env.sh\n"
+        f'if [ "${{HOSTNAME##*-}}" = "0" ] && [ ! -e /tmp/nccl-acceptance.done ]; then\n'
+        "  status=0\n"
+        f"  sleep 30  # let the other pods start sshd\n{runs}\n"
+        f'  echo "nccl-acceptance finished (status $status); judge with: '
+        f'{report_hint(plan)}"\n'
+        "  touch /tmp/nccl-acceptance.done\n"
+        "fi\n"
+        "sleep infinity\n"
+    )
+
+
+def mpirun_script(plan: AcceptancePlan, env: Mapping[str, str]) -> str:
+    """Launcher script: one mpirun per collective, forwarding the NCCL environment."""
+    forwards = " ".join(f"-x {k}" for k in env)
+    finder = " ".join(_BINARY_DIRS)
+    lines = [
+        "set -u",
+        "status=0",
+        f"for test in {' '.join(plan.collectives)}; do",
+        "  bin=$(command -v ${test}_perf || true)",
+        f"  for dir in {finder}; do",
+        '    [ -z "$bin" ] && [ -x "$dir/${test}_perf" ] && bin="$dir/${test}_perf"',
+        "  done",
+        f"  mpirun --allow-run-as-root -np {plan.ranks} -N {plan.gpus_per_node} "
+        f"--bind-to none --mca pml ^ucx --mca btl tcp,self "
+        f"--mca btl_tcp_if_exclude lo,docker0 {forwards} "
+        f'"$bin" -b {_size_arg(plan.min_bytes)} -e {_size_arg(plan.max_bytes)} -f 2 -g 1 '
+        "|| status=1",
+        "done",
+        f"echo {shlex.quote('judge with: ' + report_hint(plan))}",
+        "exit $status",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# -- GKE runner: headless Service + StatefulSet (the seed's shape) ------------------
+def _anti_affinity(plan: AcceptancePlan) -> dict[str, Any]:
+    """One test pod per node: a 2-node test must cross the fabric."""
+    return {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+        "labelSelector": {"matchLabels": plan.labels},
+        "topologyKey": "kubernetes.io/hostname",
+    }]}}
+
+
+def _test_pod(plan: AcceptancePlan, container: dict[str, Any]) -> dict[str, Any]:
+    """A pod template with the fabric fragment merged into ``container``."""
+    template = {
+        "metadata": {"labels": dict(plan.labels)},
+        "spec": {"affinity": _anti_affinity(plan), "containers": [container]},
+    }
+    pod = pod_fragment(plan.fabric, plan.gpus_per_node).apply(template, TEST_CONTAINER)
+    target = pod["spec"]["containers"][0]
+    env = acceptance_env(plan)
+    target["env"] = [e for e in target.get("env", []) if e["name"] not in env] + [
+        {"name": k, "value": v} for k, v in env.items()
+    ]
+    return pod
+
+
+def statefulset_manifests(plan: AcceptancePlan) -> list[Manifest]:
+    service: Manifest = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": meta(plan.name, plan.namespace, labels=plan.labels),
+        "spec": {"clusterIP": "None", "selector": dict(plan.labels)},
+    }
+    container = {
+        "name": TEST_CONTAINER,
+        "image": plan.image.ref,
+        "command": ["/bin/bash", "-c"],
+        "args": [gib_script(plan)],
+    }
+    statefulset: Manifest = {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": meta(plan.name, plan.namespace, labels=plan.labels),
+        "spec": {
+            "replicas": plan.nodes,
+            "serviceName": plan.name,
+            "podManagementPolicy": "Parallel",
+            "selector": {"matchLabels": dict(plan.labels)},
+            "template": _test_pod(plan, container),
+        },
+    }
+    return [service, statefulset]
+
+
+# -- everything else: MPIJob -------------------------------------------------------
+def mpijob_manifest(plan: AcceptancePlan) -> Manifest:
+    env = acceptance_env(plan)
+    worker = _test_pod(plan, {
+        "name": TEST_CONTAINER,
+        "image": plan.image.ref,
+        "command": ["/usr/sbin/sshd"],
+        "args": ["-De"],
+    })
+    launcher_container = {
+        "name": TEST_CONTAINER,
+        "image": plan.image.ref,
+        "command": ["/bin/bash", "-c"],
+        "args": [mpirun_script(plan, env)],
+        "env": [{"name": k, "value": v} for k, v in env.items()],
+        "resources": resources("1", "2Gi"),
+    }
+    launcher_spec: dict[str, Any] = {"containers": [launcher_container]}
+    tolerations = [t.exact_toleration().to_dict() for t in plan.fabric.taints]
+    if tolerations:
+        launcher_spec["tolerations"] = tolerations
+    launcher = {"metadata": {"labels": dict(plan.labels)}, "spec": launcher_spec}
+    return {
+        "apiVersion": "kubeflow.org/v2beta1",
+        "kind": "MPIJob",
+        "metadata": meta(plan.name, plan.namespace, labels=plan.labels),
+        "spec": {
+            "slotsPerWorker": plan.gpus_per_node,
+            "runPolicy": {"cleanPodPolicy": "Running", "backoffLimit": 0},
+            "mpiImplementation": "OpenMPI",
+            "mpiReplicaSpecs": {
+                "Launcher": {"replicas": 1, "restartPolicy": "Never", "template": launcher},
+                "Worker": {"replicas": plan.nodes, "template": worker},
+            },
+        },
+    }
+
+
+def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifest]:
+    """The Kubeflow MPI Operator (v2beta1 MPIJob controller), least-privilege RBAC.
+
+    The CRD is declared with a structural but permissive schema (spec/status keep
+    unknown fields); the operator validates MPIJobs itself.
+    """
+    ns = MPI_OPERATOR_NAMESPACE
+    name = MPI_OPERATOR_NAME
+    crd: Manifest = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": meta("mpijobs.kubeflow.org"),
+        "spec": {
+            "group": "kubeflow.org",
+            "scope": "Namespaced",
+            "names": {"kind": "MPIJob", "listKind": "MPIJobList", "plural": "mpijobs",
+                      "singular": "mpijob", "shortNames": ["mj", "mpij"]},
+            "versions": [{
+                "name": "v2beta1",
+                "served": True,
+                "storage": True,
+                "subresources": {"status": {}},
+                "schema": {"openAPIV3Schema": {
+                    "type": "object",
+                    "properties": {
+                        "apiVersion": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "metadata": {"type": "object"},
+                        "spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                        "status": {"type": "object",
+                                   "x-kubernetes-preserve-unknown-fields": True},
+                    },
+                }},
+            }],
+        },
+    }
+    rules = [
+        rule([""], ["configmaps", "secrets", "services"],
+             ["get", "list", "watch", "create", "update", "delete"]),
+        rule([""], ["pods"], ["get", "list", "watch", "delete"]),
+        rule([""], ["events"], ["create", "patch"]),
+        rule(["batch"], ["jobs"], ["get", "list", "watch", "create", "update", "delete"]),
+        rule(["kubeflow.org"], ["mpijobs"], ["get", "list", "watch", "update"]),
+        rule(["kubeflow.org"], ["mpijobs/status", "mpijobs/finalizers"], ["update", "patch"]),
+        rule(["coordination.k8s.io"], ["leases"], ["get", "create", "update"]),
+    ]
+    deployment: Manifest = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta(name, ns, labels={"app": name}),
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {
+                    "serviceAccountName": name,
+                    "securityContext": {"runAsNonRoot": True,
+                                        "seccompProfile": {"type": "RuntimeDefault"}},
+                    "containers": [{
+                        "name": name,
+                        "image": image.ref,
+                        "args": ["-alsologtostderr", "--lock-namespace", ns],
+                        "resources": resources("100m", "256Mi"),
+                        "securityContext": {
+                            "allowPrivilegeEscalation": False,
+                            "readOnlyRootFilesystem": True,
+                            "capabilities": {"drop": ["ALL"]},
+                        },
+                    }],
+                },
+            },
+        },
+    }
+    return [
+        namespace(ns),
+        crd,
+        service_account(name, ns),
+        cluster_role(name, rules),
+        cluster_role_binding(name, name, name, ns),
+        deployment,
+    ]
+
+
+def acceptance_manifests(plan: AcceptancePlan) -> list[Manifest]:
+    """The test objects for the plan's runner (operator excluded)."""
+    if plan.runner is Runner.STATEFULSET:
+        return statefulset_manifests(plan)
+    return [mpijob_manifest(plan)]
+
+
+def all_manifests(plan: AcceptancePlan) -> Sequence[Manifest]:
+    """Operator (when installed) then test objects, in apply order."""
+    operator = (
+        mpi_operator_manifests(plan.mpi_operator_image) if plan.install_mpi_operator else []
+    )
+    return [*operator, *acceptance_manifests(plan)]

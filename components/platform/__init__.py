@@ -1,0 +1,104 @@
+"""The platform layer for shared GPU clusters (teams, quotas, gang scheduling, GPU
+sharing, monitoring). ``parts`` adds its parts to the fabric layer.
+
+Everything here is a pure function of the spec and the fabric descriptions; the
+fabric layer's :class:`~components.fabric.stack.FabricStack` turns the parts into
+Pulumi resources and ``python -m components render`` into YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from components.fabric.layer import Manifest, Part
+
+if TYPE_CHECKING:
+    from components.fabric.addons import ResolvedAddons
+    from components.fabric.description import FabricDescription
+    from components.spec import ClusterSpec
+
+TEAMS = "teams"
+KUEUE_QUEUES = "kueue-queues"
+
+
+def parts(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    from components.fabric.layer import cloud_module
+    from components.fabric.parts import (
+        SYSTEM_NAMESPACES,
+        WORKLOAD_NAMESPACES,
+        chart_release,
+        fabric_claim_templates,
+        fabric_nads,
+        own_namespace,
+    )
+    from components.platform import kueue, mig, monitoring, teams
+    from components.platform.quotas import team_quotas
+
+    cloud = cloud_module(spec.cloud)
+    out: list[Part] = []
+
+    def release(key: str, computed: dict[str, object], name: str, summary: str) -> None:
+        out.append(Part(name, tuple(own_namespace(key, addons)),
+                        (chart_release(key, addons, computed, cloud, spec, fabrics),),
+                        description=summary))
+
+    if addons.on("prometheus"):
+        release("prometheus", monitoring.chart_values(), "prometheus",
+                "kube-prometheus-stack: Prometheus Operator, Prometheus, Grafana, node-exporter")
+        out.append(Part("gpu-dashboards",
+                        (monitoring.dashboard_config_map(addons["prometheus"].namespace),),
+                        after=("prometheus",),
+                        description="Grafana dashboard: GPU utilisation and RDMA counters"))
+    if addons.on("jobset"):
+        release("jobset", {}, "jobset", "JobSet controller")
+    if addons.on("kueue"):
+        release("kueue", {}, "kueue", "Kueue: quota, gang admission, topology-aware scheduling")
+    mig_objects = mig.manifests(spec.node_pools, addons["gpu_operator"].namespace)
+    if mig_objects and addons.on("gpu_operator"):
+        out.append(Part("mig-config", tuple(mig_objects), after=("gpu-operator",),
+                        description="mig-parted configuration for the MIG manager"))
+
+    team_list = spec.tenancy.teams
+    if not team_list:
+        return out
+    workload = {ns for ns in spec.fabric.namespaces if ns not in SYSTEM_NAMESPACES}
+    objects: list[Manifest] = list(teams.priority_classes())
+    nads: list[Manifest] = []
+    claims: list[Manifest] = []
+    queues: list[Manifest] = []
+    for team in team_list:
+        quotas = team_quotas(spec, fabrics, team)
+        objects += teams.team_manifests(spec, fabrics, team, quotas,
+                                        with_namespace=team.name not in workload)
+        if team.name not in spec.fabric.namespaces:
+            team_fabrics = [fabrics[quota.pool] for quota in quotas]
+            for fabric in team_fabrics:
+                nads += [n for n in fabric_nads(fabric, team.name) if n not in nads]
+            claims += [c for c in fabric_claim_templates(spec, team_fabrics, team.name)
+                       if c not in claims]
+        queues += [kueue.cluster_queue(team, quotas), kueue.local_queue(team)]
+    after = (WORKLOAD_NAMESPACES,) if workload else ()
+    out.append(Part(TEAMS, tuple(objects), after=after,
+                    description="Team namespaces, quotas, limits, RBAC and PriorityClasses"))
+    if nads:
+        nad_after: tuple[str, ...] = (TEAMS,)
+        if addons.on("multus"):
+            nad_after += ("multus",)
+        elif addons.on("network_operator"):
+            nad_after += ("network-operator",)
+        out.append(Part("team-nads", tuple(nads), after=nad_after,
+                        description="The fabric's NetworkAttachmentDefinitions in team namespaces"))
+    if claims:
+        out.append(Part("team-dra-claims", tuple(claims), after=(TEAMS, "dra-claims"),
+                        description="The fabric's aligned ResourceClaimTemplates in team "
+                                    "namespaces"))
+    if addons.on("kueue"):
+        cluster_objects = kueue.cluster_manifests(spec, fabrics)
+        cluster_objects += kueue.workload_priority_classes(teams.PRIORITIES)
+        out.append(Part(KUEUE_QUEUES, tuple(cluster_objects + queues), after=("kueue", TEAMS),
+                        description="Kueue Topologies, ResourceFlavors, ClusterQueues, "
+                                    "LocalQueues"))
+    return out

@@ -1,0 +1,93 @@
+"""Every container image pinned by tag or digest, every chart by version.
+
+``:latest`` and untagged images change under a running cluster: a node that
+joins next month pulls a different driver or device plugin than its peers, and
+a fabric that passed NCCL tests silently degrades.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from gpufabric_policies.props import get, items, mappings
+
+_CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
+HELM_TYPES = ("kubernetes:helm.sh/v3:Release", "kubernetes:helm.sh/v4:Chart")
+
+
+def image_tag(image: str) -> str | None:
+    """The tag of an image reference, ``"@digest"`` for a digest, None when untagged."""
+    if "@" in image:
+        return "@" + image.split("@", 1)[1]
+    last = image.rsplit("/", 1)[-1]  # a registry port (host:5000/...) is not a tag
+    return last.split(":", 1)[1] if ":" in last else None
+
+
+def unpinned_reason(image: str) -> str | None:
+    """Why ``image`` is not pinned, or None when it is."""
+    tag = image_tag(image)
+    if tag is None:
+        return "has no tag (resolves to :latest)"
+    if tag == "" or tag.lower() == "latest":
+        return "uses the moving tag :latest"
+    return None
+
+
+def _containers(value: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every container mapping anywhere in ``value`` (pod specs, templates, CR bodies)."""
+    if isinstance(value, Mapping):
+        for key in value:
+            child = value[key]
+            if key in _CONTAINER_LISTS:
+                for i, item in enumerate(mappings(child)):
+                    yield f"{path}.{key}[{i}]", item
+            else:
+                yield from _containers(child, f"{path}.{key}")
+    else:
+        for i, item in enumerate(items(value)):
+            yield from _containers(item, f"{path}[{i}]")
+
+
+def _helm_latest_tags(value: Any, path: str) -> Iterator[str]:
+    """Chart values that ask for ``tag: latest`` (or an ``image:`` string on :latest)."""
+    if isinstance(value, Mapping):
+        for key in value:
+            child = value[key]
+            if key == "tag" and isinstance(child, str) and child.lower() == "latest":
+                yield f"{path}.tag"
+            elif key == "image" and isinstance(child, str) and image_tag(child) == "latest":
+                yield f"{path}.image"
+            else:
+                yield from _helm_latest_tags(child, f"{path}.{key}")
+    else:
+        for i, item in enumerate(items(value)):
+            yield from _helm_latest_tags(item, f"{path}[{i}]")
+
+
+def _helm(props: Mapping[str, Any]) -> list[str]:
+    out = []
+    chart = str(get(props, "chart") or "")
+    local = chart.startswith((".", "/")) and not chart.startswith("oci://")
+    if not local and not str(get(props, "version") or "").strip():
+        out.append(f"chart {chart or '?'} has no version: pin it (version: x.y.z)")
+    for where in _helm_latest_tags(get(props, "values"), "values"):
+        out.append(f"{where} uses the moving tag :latest")
+    return out
+
+
+def unpinned_images(resource_type: str, props: Mapping[str, Any]) -> list[str]:
+    """Violations of "images pinned to a version" for one resource (empty: compliant)."""
+    if resource_type in HELM_TYPES:
+        return _helm(props)
+    if not resource_type.startswith("kubernetes:"):
+        return []
+    out = []
+    for where, container in _containers(props, ""):
+        image = get(container, "image")
+        if not isinstance(image, str):
+            continue  # a patch (Kyverno, strategic merge) may name a container without image
+        reason = unpinned_reason(image)
+        if reason:
+            out.append(f"{where.lstrip('.')}.image {image} {reason}: pin a version tag or digest")
+    return out

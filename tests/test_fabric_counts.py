@@ -1,0 +1,105 @@
+"""Every count the fabric layer emits comes from the machine catalog, for every machine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from components.catalog import Cloud, FabricKind, machines
+from components.fabric.description import Attach
+from components.fabric.workload import pod_fragment
+from tests.fabric_helpers import existing, fabric_of, layer_of
+
+FABRIC = machines(fabric_only=True)
+
+
+def _spec(m, **fabric):
+    return existing(m.cloud.value, m.name, fabric=fabric) if fabric else existing(
+        m.cloud.value, m.name
+    )
+
+
+@pytest.mark.parametrize("m", FABRIC, ids=lambda m: m.name)
+def test_full_node_fragment_carries_every_fabric_nic(m) -> None:
+    fabric = fabric_of(_spec(m))
+    fragment = pod_fragment(fabric, m.gpus)
+    assert len(fabric.rails) == m.fabric_nics
+    if fabric.attach is Attach.DEVICE_PLUGIN:
+        per_rail = [k for k in fragment.limits if k.startswith("rdma/fabric")]
+        pooled = {k: int(v) for k, v in fragment.limits.items() if k in fabric.pooled_resources}
+        if per_rail:
+            assert len(per_rail) == m.fabric_nics
+        elif fabric.pooled_scaling == "per_gpu":
+            assert sum(pooled.values()) == m.fabric_nics
+        else:
+            assert pooled and all(v == 1 for v in pooled.values())
+    elif fabric.attach is Attach.GKE_MULTINETWORK:
+        interfaces = json.loads(fragment.annotations["networking.gke.io/interfaces"])
+        fabric_ifs = [i for i in interfaces if i["network"].startswith(("rdma-", "vpc"))]
+        assert len(fabric_ifs) == m.fabric_nics
+    elif fabric.attach is Attach.DRA:
+        assert fragment.resource_claims
+    if m.fabric.is_rdma:
+        assert "IPC_LOCK" in fragment.capabilities
+    assert fragment.env.get("NCCL_NET") == m.nccl.net
+    assert any(v["name"] == "shared-memory" for v in fragment.volumes)
+
+
+@pytest.mark.parametrize("m", FABRIC, ids=lambda m: m.name)
+def test_gpu_share_gets_the_rail_aligned_share_of_pooled_devices(m) -> None:
+    fabric = fabric_of(_spec(m))
+    if not fabric.pooled_resources or fabric.pooled_scaling != "per_gpu":
+        pytest.skip("no per-GPU pooled device resource on this fabric")
+    one = pod_fragment(fabric, 1)
+    total = sum(int(one.limits[k]) for k in fabric.pooled_resources)
+    assert total == m.nics_for(1)
+
+
+@pytest.mark.parametrize("m", [m for m in FABRIC if m.fabric in
+                               (FabricKind.ROCE, FabricKind.INFINIBAND, FabricKind.EFA)],
+                         ids=lambda m: m.name)
+def test_dra_claims_pair_every_gpu_with_its_nics(m) -> None:
+    spec = _spec(m, mode="dra")
+    fabric = fabric_of(spec)
+    if fabric.attach is not Attach.DRA:
+        pytest.skip("this cloud keeps NICs on a device plugin in DRA mode")
+    templates = [t for t in layer_of(spec).manifests() if t["kind"] == "ResourceClaimTemplate"]
+    full = next(t for t in templates if t["metadata"]["name"].startswith(f"{m.gpus}-"))
+    requests = full["spec"]["spec"]["devices"]["requests"]
+    count = lambda prefix: sum(  # noqa: E731
+        r["exactly"]["count"] for r in requests if r["name"].startswith(prefix)
+    )
+    assert count("gpu") == m.gpus
+    assert count("nic") == max(1, m.fabric_nics // m.gpus) * m.gpus
+
+
+def test_fragment_refuses_impossible_gpu_counts() -> None:
+    fabric = fabric_of(existing("aws", "p5.48xlarge"))
+    with pytest.raises(ValueError, match=r"gpus must be 1\.\.8"):
+        pod_fragment(fabric, 9)
+    with pytest.raises(ValueError):
+        pod_fragment(fabric, 0)
+
+
+def test_oci_vfs_listed_once_per_vf_in_the_multus_annotation() -> None:
+    fabric = fabric_of(existing("oci", "BM.GPU.H100.8"))
+    assert pod_fragment(fabric, 8).annotations["k8s.v1.cni.cncf.io/networks"].split(",") == [
+        "rdma-vf"
+    ] * 16
+    single_port = fabric_of(existing("oci", "BM.GPU.H200.8"))
+    assert pod_fragment(single_port, 8).limits["nvidia.com/rdma-vf"] == "8"
+
+
+def test_every_daemonset_tolerates_every_clouds_gpu_taints() -> None:
+    from components.fabric.taints import GPU_TAINT_KEYS
+
+    for cloud in Cloud:
+        for m in machines(cloud, fabric_only=True)[:1]:
+            for obj in layer_of(_spec(m)).manifests():
+                if obj["kind"] != "DaemonSet":
+                    continue
+                tolerated = {t["key"] for t in obj["spec"]["template"]["spec"]["tolerations"]}
+                assert set(GPU_TAINT_KEYS) <= tolerated, obj["metadata"]["name"]
+                for c in obj["spec"]["template"]["spec"]["containers"]:
+                    assert c["resources"]["requests"] and c["resources"]["limits"]
