@@ -31,8 +31,9 @@ class Image:
 
     @property
     def ref(self) -> str:
-        """Full reference, ``repo:tag`` or ``repo:tag@sha256:...`` when a digest is pinned."""
-        base = f"{self.repository}:{self.tag}"
+        """Full reference: ``repo:tag``, ``repo:tag@sha256:...`` when a digest is pinned,
+        or ``repo@sha256:...`` for images upstream publishes by digest only."""
+        base = f"{self.repository}:{self.tag}" if self.tag else self.repository
         return f"{base}@{self.digest}" if self.digest else base
 
     def with_tag(self, tag: str) -> Image:
@@ -85,6 +86,14 @@ GKE_TCPX_INSTALLER = Image(
     "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpx/nccl-plugin-gpudirecttcpx-dev", "v3.1.9"
 )
 GKE_TCPX_RXDM = Image("us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpx/tcpgpudmarxd-dev", "v2.0.12")
+# NRI device injector (hands the unprivileged RxDM its GPU device nodes): Google
+# publishes it by digest only (container-engine-accelerators
+# nri_device_injector/nri-device-injector.yaml).
+GKE_NRI_DEVICE_INJECTOR = Image(
+    "gcr.io/gke-release/nri-device-injector",
+    "",
+    "sha256:6e79483d52abdc28454bf186320b10a56b0f117a10e8d65d5c74dbb821a76970",
+)
 PAUSE = Image("registry.k8s.io/pause", "3.10")
 
 # -- Azure (AKS InfiniBand) ------------------------------------------------------

@@ -137,9 +137,12 @@ class FabricDescription:
     hugepages_2mi: str | None = None
     # ConfigMaps workloads mount (name -> mount path), e.g. Azure NCCL topology files.
     config_map_mounts: Mapping[str, str] = field(default_factory=dict)
-    # Static pod annotations and sidecar containers a workload needs (GKE TCPX/TCPXO RxDM).
+    # Static pod annotations and native sidecars (init containers with restartPolicy
+    # Always) a workload needs, and the pod volumes only those sidecars mount (GKE
+    # TCPX/TCPXO RxDM).
     pod_annotations: Mapping[str, str] = field(default_factory=dict)
     sidecars: tuple[Mapping[str, Any], ...] = ()
+    sidecar_volumes: tuple[Mapping[str, Any], ...] = ()
     privileged: bool = False
     # Labels a workload selects this pool's nodes by (our pool label on clusters we
     # create; the spec's pool labels on existing clusters).

@@ -88,7 +88,7 @@ def _strategic_patch(fragment: PodFragment) -> dict[str, Any]:
     pod = fragment.pod_patch()
     spec = dict(pod["spec"])
     spec.pop("resourceClaims", None)
-    spec["containers"] = [container, *fragment.sidecars]
+    spec["containers"] = [container]
     patch: dict[str, Any] = {"spec": spec}
     if "metadata" in pod:
         patch["metadata"] = pod["metadata"]

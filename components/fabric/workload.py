@@ -84,6 +84,8 @@ class PodFragment:
             spec["volumes"] = list(self.volumes)
         if self.resource_claims:
             spec["resourceClaims"] = list(self.resource_claims)
+        if self.sidecars:
+            spec["initContainers"] = list(self.sidecars)
         if self.host_network:
             spec["hostNetwork"] = True
             spec["dnsPolicy"] = "ClusterFirstWithHostNet"
@@ -135,14 +137,14 @@ class PodFragment:
             existing.extend(t for t in pod_spec.get(key, []) if t not in existing)
         _merge_named(spec.setdefault("volumes", []), pod_spec.get("volumes", []))
         _merge_named(spec.setdefault("resourceClaims", []), pod_spec.get("resourceClaims", []))
-        _merge_named(containers, self.sidecars)
+        _merge_named(spec.setdefault("initContainers", []), pod_spec.get("initContainers", []))
         if self.host_network:
             spec["hostNetwork"] = True
             spec["dnsPolicy"] = "ClusterFirstWithHostNet"
         for key in ("env", "volumeMounts"):
             if not target.get(key):
                 target.pop(key, None)
-        for key in ("volumes", "resourceClaims", "tolerations"):
+        for key in ("volumes", "resourceClaims", "tolerations", "initContainers"):
             if not spec.get(key):
                 spec.pop(key, None)
         return pod
@@ -208,6 +210,7 @@ def pod_fragment(fabric: FabricDescription, gpus: int) -> PodFragment:
         name = f"fabric-config-{i}"
         volumes.append({"name": name, "configMap": {"name": config_map}})
         mounts.append({"name": name, "mountPath": path, "readOnly": True})
+    volumes += [copy.deepcopy(dict(v)) for v in fabric.sidecar_volumes]
     return PodFragment(
         machine=machine.name,
         gpus=gpus,

@@ -4,7 +4,8 @@
   DRA driver + DraNet, or GKE-managed DRANet from 1.34.1-gke.1829001), else GKE
   multi-networking with one ``Network`` (deviceMode RDMA) per NIC.
 * A3 High / A3 Mega (GPUDirect-TCPX/TCPXO over gVNIC): GKE multi-networking with
-  one ``Network`` per GPU NIC, the RxDM sidecar and the installer DaemonSet.
+  one ``Network`` per GPU NIC, the RxDM sidecar in every workload pod (see
+  ``rxdm``), the NRI device injector and the installer DaemonSets.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ MANAGED_NIC_CLASS = "mrdma.google.com"
 GKE_NVIDIA_DIR = "/home/kubernetes/bin/nvidia"
 GKE_GIB_DIR = "/home/kubernetes/bin/gib"
 GVNIC_NETWORK = "gvnic-1"
+# GPUDirect over gVNIC (A3 High / A3 Mega): one VPC per GPU NIC and the RxDM sidecar.
+TCP_FABRICS = (FabricKind.TCPX, FabricKind.TCPXO)
+ACCELERATOR_LABEL = "cloud.google.com/gke-accelerator"
 MULTINETWORK_ANNOTATION = "networking.gke.io/interfaces"
 # GKE-managed DRANet runs on node pools that carry this label (GKE docs, managed DRANet).
 MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
@@ -52,7 +56,7 @@ def resolve_attach(spec: ClusterSpec, machine: Machine) -> Attach:
     if mode == "host-network":
         refuse("fabric.mode", "GKE pods cannot take the GPU NICs with hostNetwork; use "
                "device-plugin or dra", mode)
-    if machine.fabric in (FabricKind.TCPX, FabricKind.TCPXO):
+    if machine.fabric in TCP_FABRICS:
         return Attach.GKE_MULTINETWORK
     if mode == "dra":
         return Attach.DRA
@@ -92,7 +96,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     attach = resolve_attach(spec, machine)
     dra = attach is Attach.DRA
     managed = dra and machine.fabric is FabricKind.ROCE and uses_managed_dranet(spec)
-    tcp = machine.fabric in (FabricKind.TCPX, FabricKind.TCPXO)
+    tcp = machine.fabric in TCP_FABRICS
     rails = []
     for i, netdev in enumerate(machine.nic_names):
         network: str | None
@@ -107,6 +111,11 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     host_paths = {GKE_NVIDIA_DIR: "/usr/local/nvidia"}
     if machine.fabric is FabricKind.ROCE:
         host_paths[GKE_GIB_DIR] = "/usr/local/gib"
+    from components.clouds.gcp.rxdm import rxdm_setup
+
+    rxdm = rxdm_setup(machine)
+    if rxdm is not None:
+        host_paths.update(rxdm.main_host_paths)
     return FabricDescription(
         cloud=spec.cloud,
         pool=pool.name,
@@ -127,5 +136,8 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         gpu_dra=dra,
         host_paths=host_paths if machine.has_fabric else {},
         needs_nccl_installer=machine.has_fabric,
+        pod_annotations=rxdm.annotations if rxdm else {},
+        sidecars=(rxdm.sidecar,) if rxdm else (),
+        sidecar_volumes=rxdm.volumes if rxdm else (),
         extra={"managed_dranet": managed, "gvnic_network": GVNIC_NETWORK},
     )

@@ -5,7 +5,8 @@ Interface (see components.fabric.layer): addon_defaults, chart_values, parts.
 GKE installs the NVIDIA driver and runs its own device plugin, and
 multi-networking replaces Multus, so those add-ons are off by default. What
 GKE leaves to us: the NCCL plugin installers (gIB for RoCE machines,
-GPUDirect-TCPX/TCPXO for A3 High / A3 Mega), the ``GKENetworkParamSet`` +
+GPUDirect-TCPX/TCPXO for A3 High / A3 Mega, with the NRI device injector their
+RxDM sidecar needs), the ``GKENetworkParamSet`` +
 ``Network`` pair per extra NIC when pods take NICs through multi-networking,
 and GKE-specific chart values for the NVIDIA DRA driver (the seed's values
 file: driver root under /home/kubernetes, no priority classes, which GKE only
@@ -19,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from components import versions
 from components.catalog import FabricKind, Machine
-from components.clouds.gcp.fabric import GKE_GIB_DIR, GKE_NVIDIA_DIR, GVNIC_NETWORK
+from components.clouds.gcp.fabric import (
+    ACCELERATOR_LABEL,
+    GKE_GIB_DIR,
+    GKE_NVIDIA_DIR,
+    GVNIC_NETWORK,
+    TCP_FABRICS,
+)
+from components.clouds.gcp.rxdm import nri_injector_manifests
 from components.fabric.description import Attach
 from components.fabric.layer import Manifest, Part
 from components.fabric.manifests.common import (
@@ -39,10 +47,10 @@ if TYPE_CHECKING:
     from components.spec import ClusterSpec
 
 NAMESPACE = "kube-system"
-ACCELERATOR_LABEL = "cloud.google.com/gke-accelerator"
 GKE_NETWORKING = "networking.gke.io/v1"
 INSTALLER_PART = "gke-nccl-installers"
 NETWORKS_PART = "gke-networks"
+NRI_PART = "gke-nri-device-injector"
 
 
 def addon_defaults(
@@ -85,6 +93,12 @@ def parts(
             objects += installer.manifests(addons["nccl_installer"].image(installer.image))
         out.append(Part(INSTALLER_PART, tuple(objects),
                         description="NCCL plugin installers (gIB / GPUDirect-TCPX/TCPXO)"))
+        tcp_accelerators = sorted({m.accelerator for m in machines
+                                   if m.fabric in TCP_FABRICS and m.accelerator})
+        if tcp_accelerators:
+            # The unprivileged RxDM sidecar gets its GPU device nodes from this injector.
+            out.append(Part(NRI_PART, tuple(nri_injector_manifests(tcp_accelerators, NAMESPACE)),
+                            description="NRI device injector for the GPUDirect-TCPX/TCPXO RxDM"))
     networks = network_objects(spec, fabrics)
     if networks:
         out.append(Part(NETWORKS_PART, tuple(networks),
@@ -216,7 +230,7 @@ def network_objects(
         return []
     wanted: dict[str, tuple[str, str, str]] = {}  # network -> (vpc, subnet, device mode)
     for fabric in multi:
-        tcp = fabric.machine.fabric in (FabricKind.TCPX, FabricKind.TCPXO)
+        tcp = fabric.machine.fabric in TCP_FABRICS
         if not tcp and layout.gvnic is not None:
             wanted[GVNIC_NETWORK] = (layout.gvnic.name, layout.gvnic.subnets[0].name, "NetDevice")
         for rail in fabric.rails:

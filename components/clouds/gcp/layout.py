@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from components.catalog import FabricKind, Machine
+from components.clouds.gcp.fabric import TCP_FABRICS
 from components.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 POOL_NAME_MAX = 40
 SYSTEM_POOL_NAME = "system"
 RDMA_PROFILE_SUFFIX = "vpc-roce"
-TCP_FABRICS = (FabricKind.TCPX, FabricKind.TCPXO)
 
 
 @dataclass(frozen=True)
