@@ -208,7 +208,7 @@ def test_efa_device_plugin_tolerates_gpu_taints(stack_plan) -> None:
     release = next(r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
                    if r.inputs["chart"] == "aws-efa-k8s-device-plugin")
     assert release.inputs["version"] == "v0.5.30"
-    keys = {t["key"] for t in release.inputs["values"]["tolerations"]}
+    keys = {t.get("key") for t in release.inputs["values"]["tolerations"]}
     assert {"nvidia.com/gpu", "CriticalAddonsOnly"} <= keys
     charts = {r.inputs["chart"] for r in plan.by_type("kubernetes:helm.sh/v3:Release")}
     assert "nvidia-device-plugin" in charts and "gpu-operator" not in charts

@@ -99,7 +99,57 @@ def test_every_daemonset_tolerates_every_clouds_gpu_taints() -> None:
             for obj in layer_of(_spec(m)).manifests():
                 if obj["kind"] != "DaemonSet":
                     continue
-                tolerated = {t["key"] for t in obj["spec"]["template"]["spec"]["tolerations"]}
+                tolerated = {t.get("key") for t in obj["spec"]["template"]["spec"]["tolerations"]}
                 assert set(GPU_TAINT_KEYS) <= tolerated, obj["metadata"]["name"]
                 for c in obj["spec"]["template"]["spec"]["containers"]:
                     assert c["resources"]["requests"] and c["resources"]["limits"]
+
+
+def _tolerates(tolerations: list[dict[str, str]], taint: dict[str, str]) -> bool:
+    """Kubernetes' matching rule (k8s.io/api core/v1 Toleration.ToleratesTaint)."""
+    for tol in tolerations:
+        if tol.get("effect") and tol["effect"] != taint["effect"]:
+            continue
+        if not tol.get("key"):
+            if tol.get("operator") == "Exists":
+                return True
+            continue
+        if tol["key"] != taint["key"]:
+            continue
+        if tol.get("operator") == "Exists" or tol.get("value", "") == taint["value"]:
+            return True
+    return False
+
+
+def _toleration_lists(value: object) -> list[list[dict[str, str]]]:
+    if isinstance(value, dict):
+        found = [value["tolerations"]] if isinstance(value.get("tolerations"), list) else []
+        return found + [x for v in value.values() for x in _toleration_lists(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _toleration_lists(v)]
+    return []
+
+
+@pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
+def test_node_agents_run_on_pools_with_their_own_taints(cloud: Cloud) -> None:
+    """A pool tainted ``dedicated=training`` must still get device plugins, DRA drivers
+    and installers, or it has no fabric."""
+    from components.spec import load_spec
+    from tests.specs import spec_dict
+
+    m = machines(cloud, fabric_only=True)[0]
+    taints = [{"key": "dedicated", "value": "training", "effect": "NoSchedule"},
+              {"key": "maintenance", "value": "soon", "effect": "NoExecute"}]
+    data = spec_dict(cloud.value, existing={"kubeconfig": {"path": "/nonexistent"}})
+    data["node_pools"][0].update(machine_type=m.name, taints=taints)
+    layer = layer_of(load_spec(data))
+    daemonsets = [o for o in layer.manifests() if o["kind"] == "DaemonSet"]
+    values = [c.values for p in layer.parts for c in p.charts]
+    lists = [d["spec"]["template"]["spec"]["tolerations"] for d in daemonsets]
+    lists += [t for v in values for t in _toleration_lists(v)]
+    assert lists, "no node agent found"
+    for tolerations in lists:
+        for taint in taints:
+            assert _tolerates(tolerations, taint), (taint, tolerations)
+    # ...while an untolerated taint really is refused by the matcher.
+    assert not _tolerates([{"key": "x", "operator": "Exists"}], taints[0])

@@ -111,3 +111,15 @@ def test_gb200_machines_get_a_compute_domain(m) -> None:
     domains = _objects(spec, "ComputeDomain")
     assert len(domains) == 1
     assert domains[0]["spec"]["numNodes"] == 2
+
+
+def test_dranet_chart_gets_the_clouds_provider_hint_under_args() -> None:
+    """The chart's schema forbids unknown top-level keys: the hint lives in ``args``."""
+    spec = existing("gcp", A4, fabric={"mode": "dra", "dranet": "self"})
+    [release] = layer_of(spec).part("dranet").charts
+    assert release.values["args"] == {"cloudProviderHint": "GCE"}
+    assert "cloudProviderHint" not in release.values
+    from components.fabric.manifests.dranet import CLOUD_PROVIDER_HINTS
+
+    allowed = {"AWS", "GCE", "AZURE", "OKE", "ALIBABA", "webhook", "NONE"}
+    assert set(CLOUD_PROVIDER_HINTS.values()) <= allowed

@@ -253,7 +253,8 @@ def dra_parts(
     if addons.on("dranet"):
         out.append(Part(
             "dranet", (),
-            (chart_release("dranet", addons, dranet.values(), cloud, spec, fabrics),),
+            (chart_release("dranet", addons, dranet.values(spec.cloud), cloud, spec,
+                           fabrics),),
             description="DraNet: NICs as DRA devices (driver dra.net)",
         ))
     if not dra_fabrics:
