@@ -95,6 +95,9 @@ GKE_NRI_DEVICE_INJECTOR = Image(
     "sha256:6e79483d52abdc28454bf186320b10a56b0f117a10e8d65d5c74dbb821a76970",
 )
 PAUSE = Image("registry.k8s.io/pause", "3.10")
+# A shell with nsenter (util-linux) for installer steps that run in the host's
+# namespaces (GKE A3 Mega: aperture devices, import-helper module, TCP ingress).
+HOST_TOOLS = Image("ubuntu", "24.04")
 
 # -- Azure (AKS InfiniBand) ------------------------------------------------------
 # DOCA (MOFED) driver container the NicClusterPolicy runs on ND nodes; the version

@@ -157,3 +157,36 @@ def test_image_reference_with_digest_only() -> None:
     image = versions.Image("registry.example/x", "", "sha256:" + "0" * 64)
     assert image.ref == "registry.example/x@sha256:" + "0" * 64
     assert versions.Image("registry.example/x", "1.0").ref == "registry.example/x:1.0"
+
+
+def _installer_pod(machine: str, name: str) -> dict[str, Any]:
+    part = layer_of(existing("gcp", machine)).part(INSTALLER_PART)
+    daemonset = next(m for m in part.manifests
+                     if m["kind"] == "DaemonSet" and m["metadata"]["name"] == name)
+    return dict(daemonset["spec"]["template"]["spec"])
+
+
+def test_the_tcpxo_installer_prepares_the_aperture_devices_pods_mount_first() -> None:
+    import subprocess
+
+    from components.clouds.gcp.rxdm import APERTURE_PCI_ID
+
+    pod = _installer_pod("a3-megagpu-8g", "nccl-tcpxo-installer")
+    setup, install = pod["initContainers"]
+    assert (setup["name"], install["name"]) == ("host-setup", "install")
+    # It works in the host's namespaces: the pod must share the host PID namespace.
+    assert pod["hostPID"] is True and setup["securityContext"]["privileged"] is True
+    assert setup["command"][:4] == ["nsenter", "--target", "1", "--all"]
+    assert setup["image"] == versions.HOST_TOOLS.ref and ":latest" not in setup["image"]
+    script = setup["args"][0]
+    aperture = next(m["mountPath"] for m in _pod("a3-megagpu-8g")["spec"]["containers"][0][
+        "volumeMounts"] if "aperture" in m["mountPath"])
+    assert f"mkdir -p {aperture}" in script and APERTURE_PCI_ID in script
+    assert "modprobe import-helper" in script  # provides /dev/dmabuf_import_helper
+    checked = subprocess.run(["sh", "-n"], input=script, text=True, capture_output=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_tcpx_installer_needs_no_host_setup() -> None:
+    pod = _installer_pod("a3-highgpu-8g", "nccl-tcpx-installer")
+    assert [c["name"] for c in pod["initContainers"]] == ["install"]

@@ -27,7 +27,7 @@ from components.clouds.gcp.fabric import (
     GVNIC_NETWORK,
     TCP_FABRICS,
 )
-from components.clouds.gcp.rxdm import nri_injector_manifests
+from components.clouds.gcp.rxdm import nri_injector_manifests, tcpxo_host_setup_script
 from components.fabric.description import Attach
 from components.fabric.layer import Manifest, Part
 from components.fabric.manifests.common import (
@@ -111,13 +111,14 @@ class _Installer:
     """One installer DaemonSet for a set of GKE accelerator types."""
 
     def __init__(self, name: str, image: Image, accelerators: list[str], arch: str,
-                 script: str, mounts: dict[str, str]) -> None:
+                 script: str, mounts: dict[str, str], host_setup: str | None = None) -> None:
         self.name = name
         self.image = image
         self.accelerators = accelerators
         self.arch = arch
         self.script = script
         self.mounts = mounts  # host path -> path inside the init container
+        self.host_setup = host_setup  # shell run in the host's namespaces before installing
 
     def manifests(self, image: Image) -> list[Manifest]:
         volumes = []
@@ -149,7 +150,7 @@ class _Installer:
             node_agent(
                 self.name, NAMESPACE,
                 containers=[pause],
-                init_containers=[install],
+                init_containers=[*self._host_setup(), install],
                 service_account=self.name,
                 volumes=volumes,
                 host_network=True,
@@ -158,6 +159,19 @@ class _Installer:
                     "nodeSelectorTerms": [{"matchExpressions": affinity_terms}]}}},
             ),
         ]
+
+    def _host_setup(self) -> list[dict[str, Any]]:
+        if self.host_setup is None:
+            return []
+        return [{
+            "name": "host-setup",
+            "image": versions.HOST_TOOLS.ref,
+            # The pod shares the host PID namespace: enter PID 1's namespaces.
+            "command": ["nsenter", "--target", "1", "--all", "--", "sh", "-c"],
+            "args": [self.host_setup],
+            "securityContext": {"privileged": True},
+            "resources": resources("50m", "64Mi", memory_limit="256Mi"),
+        }]
 
 
 def _gib_script() -> str:
@@ -201,8 +215,10 @@ def _installers(machines: list[Machine]) -> list[_Installer]:
     ):
         accels = _accelerators(machines, kind, "amd64")
         if accels:
-            folder = "tcpxo" if kind is FabricKind.TCPXO else "tcpx"
-            out.append(_Installer(name, image, accels, "amd64", _tcp_script(folder), lib))
+            tcpxo = kind is FabricKind.TCPXO
+            out.append(_Installer(name, image, accels, "amd64",
+                                  _tcp_script("tcpxo" if tcpxo else "tcpx"), lib,
+                                  host_setup=tcpxo_host_setup_script() if tcpxo else None))
     return out
 
 

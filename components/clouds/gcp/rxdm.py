@@ -173,6 +173,40 @@ def _annotations(container: str, machine: Machine, extra_devices: list[str]) -> 
     }
 
 
+# -- node set-up for TCPXO ----------------------------------------------------------------
+# PCI vendor:device of the A3 Mega GPU NICs' LLCM aperture (container-engine-accelerators
+# gpudirect-tcpxo/nccl-tcpxo-installer.yaml, pre-installation step).
+APERTURE_PCI_ID = "1ae0:0084"
+
+
+def tcpxo_host_setup_script() -> str:
+    """What an A3 Mega node needs before TCPXO works, run in the host's namespaces.
+
+    * TCP from the peers' GPU NICs must reach the node (COS drops inbound by default);
+      the VPC firewall rules still limit who can connect.
+    * The ``import-helper`` module provides ``/dev/dmabuf_import_helper``.
+    * Each NIC's aperture (PCI resource files) is bind-mounted under
+      ``/dev/aperture_devices/<BDF>``, the directory TCPXO pods mount
+      (``NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY``), readable and its resources writable.
+    Every step is idempotent: the DaemonSet may run it again on the same node.
+    """
+    return "\n".join([
+        "set -eu",
+        "iptables -C INPUT -p tcp -m tcp -j ACCEPT 2>/dev/null"
+        " || iptables -I INPUT -p tcp -m tcp -j ACCEPT",
+        "modprobe import-helper",
+        f"mkdir -p {APERTURE_DEVICES}",
+        f"for bdf in $(lspci -nn -D | grep '{APERTURE_PCI_ID}' | cut -d' ' -f1); do",
+        f'  target="{APERTURE_DEVICES}/$bdf"',
+        '  mkdir -p "$target"',
+        '  umount -R "$target" 2>/dev/null || true',
+        '  mount --bind "$(readlink -f "/sys/bus/pci/devices/$bdf")" "$target"',
+        "done",
+        f"chmod -R a+r {APERTURE_DEVICES}",
+        f"chmod a+rw {APERTURE_DEVICES}/*/resource* 2>/dev/null || true",
+    ])
+
+
 # -- the NRI device injector DaemonSet -------------------------------------------------
 NRI_INJECTOR = "device-injector"
 
