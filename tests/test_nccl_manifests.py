@@ -143,6 +143,18 @@ def test_mpi_operator_is_least_privilege_and_pinned() -> None:
     assert not any("nodes" in r["resources"] for r in rules)
     image = manifests["Deployment"]["spec"]["template"]["spec"]["containers"][0]["image"]
     assert ":" in image and not image.endswith(":latest")
+    # The controller creates worker pods and launcher Jobs itself (kubeflow/mpi-operator
+    # v0.6.0): without these verbs no MPIJob ever starts.
+    granted = {(g, res, v) for r in rules for g in r["apiGroups"] for res in r["resources"]
+               for v in r["verbs"]}
+    assert {("", "pods", "create"), ("batch", "jobs", "create"),
+            ("", "configmaps", "create"), ("", "secrets", "create"), ("", "services", "create"),
+            ("kubeflow.org", "mpijobs/status", "update"),
+            ("scheduling.k8s.io", "priorityclasses", "watch")} <= granted
+    # A root image under runAsNonRoot needs an explicit non-root UID or it never starts.
+    pod = manifests["Deployment"]["spec"]["template"]["spec"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert pod["securityContext"]["runAsUser"] > 0
 
 
 def test_mpi_operator_version_override_reaches_the_deployment() -> None:
@@ -241,3 +253,15 @@ def test_cluster_without_acceptance_has_no_test(spec_plan: Any) -> None:
     plan = spec_plan(spec_dict("aws"))
     assert plan.by_type("gpufabric:nccl:NcclAcceptance") == []
     assert "acceptance" not in plan.outputs
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Prod_Cluster-nccl", "prod-cluster-nccl"),
+    ("8gpu-nccl", "nccl-8gpu-nccl"),  # MPIJob worker names must start with a letter
+    ("---", "nccl-acceptance"),
+])
+def test_acceptance_names_are_dns_1035_labels(name: str, expected: str) -> None:
+    from components.nccl.manifests import k8s_name
+
+    assert k8s_name(name) == expected
+    assert len(k8s_name("a" * 80)) <= 52

@@ -14,6 +14,7 @@ from components.nccl.parser import (
     parse,
     parse_row,
     parse_runs,
+    transport_tag,
 )
 
 DATA = Path(__file__).resolve().parent / "data" / "nccl"
@@ -69,7 +70,34 @@ def test_mpirun_tags_and_interleaved_info_lines() -> None:
     assert run.skipped_lines == []
     assert run.transport.summary == "NET/OFI"
     assert run.transport.selected == {"NET/OFI": 2}
+    # NCCL names the channel by the plugin's registered name, which has a space.
+    assert run.transport.channels == {"NET/OFI": 3}
     assert not run.transport.socket_fallback
+
+
+@pytest.mark.parametrize(("printed", "tag"), [
+    ("AWS Libfabric", "NET/OFI"),   # aws-ofi-nccl < 1.13, or NCCL_NET="AWS Libfabric"
+    ("Libfabric", "NET/OFI"),       # aws-ofi-nccl >= 1.13 default
+    ("GPUDirectTCPX_v7", "NET/GPUDirectTCPX"),  # google/nccl-plugin-gpudirecttcpx
+    ("FasTrak", "NET/FasTrak"),
+    ("gIB", "NET/gIB"),
+    ("IB", "NET/IB"),
+    ("ib", "NET/IB"),               # NCCL compares network names case-insensitively
+    ("Socket", "NET/Socket"),
+    ("SomethingNew", "NET/SomethingNew"),
+])
+def test_network_names_map_to_one_transport_tag(printed: str, tag: str) -> None:
+    assert transport_tag(printed) == tag
+
+
+def test_tcpx_runs_are_recognised_by_the_plugins_registered_name() -> None:
+    text = log("synth-a3mega-2node-tcpxo-novalidation.log")
+    assert "via NET/FasTrak/" in text
+    tcpx = text.replace("Using network FasTrak", "Using network GPUDirectTCPX_v7").replace(
+        "via NET/FasTrak/", "via NET/GPUDirectTCPX_v7/")
+    run = parse(tcpx)
+    assert run.transport.summary == "NET/GPUDirectTCPX"
+    assert set(run.transport.channels) == {"NET/GPUDirectTCPX"}
 
 
 def test_socket_fallback_is_detected_from_info_lines() -> None:

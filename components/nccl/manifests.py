@@ -87,8 +87,11 @@ class AcceptancePlan:
 
 
 def k8s_name(name: str) -> str:
-    """A DNS-1123 label from a Pulumi name (lowercase, [a-z0-9-], <= 52 chars for pod names)."""
+    """A DNS-1035 label from a Pulumi name (lowercase, [a-z0-9-], starts with a letter, as
+    the MPI Operator's ``<name>-worker-N`` names must; <= 52 chars for pod names)."""
     cleaned = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")
+    if cleaned and not cleaned[0].isalpha():
+        cleaned = f"nccl-{cleaned}"
     return cleaned[:52].rstrip("-") or "nccl-acceptance"
 
 
@@ -321,6 +324,9 @@ def mpijob_manifest(plan: AcceptancePlan) -> Manifest:
     }
 
 
+NONROOT_UID = 65532  # distroless images' "nonroot" user
+
+
 def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifest]:
     """The Kubeflow MPI Operator (v2beta1 MPIJob controller), least-privilege RBAC.
 
@@ -357,12 +363,17 @@ def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifes
             }],
         },
     }
+    # What the v0.6.0 controller calls (kubeflow/mpi-operator pkg/controller/
+    # mpi_job_controller.go): it creates the worker pods itself and the launcher as a
+    # batch Job, reads objects from informers (list/watch) and always starts a
+    # PriorityClass informer. Upstream's ClusterRole grants more (pods/exec, endpoints,
+    # CRDs, "*" on mpijobs and leases, gang-scheduler groups); none is used here.
     rules = [
-        rule([""], ["configmaps", "secrets", "services"],
-             ["get", "list", "watch", "create", "update", "delete"]),
-        rule([""], ["pods"], ["get", "list", "watch", "delete"]),
+        rule([""], ["configmaps", "secrets", "services"], ["list", "watch", "create", "update"]),
+        rule([""], ["pods"], ["get", "list", "watch", "create", "delete"]),
         rule([""], ["events"], ["create", "patch"]),
-        rule(["batch"], ["jobs"], ["get", "list", "watch", "create", "update", "delete"]),
+        rule(["batch"], ["jobs"], ["list", "watch", "create", "update"]),
+        rule(["scheduling.k8s.io"], ["priorityclasses"], ["get", "list", "watch"]),
         rule(["kubeflow.org"], ["mpijobs"], ["get", "list", "watch", "update"]),
         rule(["kubeflow.org"], ["mpijobs/status", "mpijobs/finalizers"], ["update", "patch"]),
         rule(["coordination.k8s.io"], ["leases"], ["get", "create", "update"]),
@@ -375,10 +386,16 @@ def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifes
             "replicas": 1,
             "selector": {"matchLabels": {"app": name}},
             "template": {
-                "metadata": {"labels": {"app": name}},
+                "metadata": {"labels": {"app": name},
+                             "annotations": {"sidecar.istio.io/inject": "false"}},
                 "spec": {
                     "serviceAccountName": name,
+                    # The image (distroless base, no USER) would run as root, and
+                    # runAsNonRoot alone makes the kubelet refuse it: run it as the
+                    # distroless "nonroot" user. It writes nothing (logs to stderr).
                     "securityContext": {"runAsNonRoot": True,
+                                        "runAsUser": NONROOT_UID,
+                                        "runAsGroup": NONROOT_UID,
                                         "seccompProfile": {"type": "RuntimeDefault"}},
                     "containers": [{
                         "name": name,

@@ -28,7 +28,11 @@ DATA_TYPES = frozenset({
 })
 REDUCTION_OPS = frozenset({"sum", "prod", "max", "min", "avg", "none", "premulsum", "mulsum"})
 
-# Transport tags NCCL prints, and the names its "Using network <name>" line uses.
+# Transport tags, keyed by the names NCCL prints. NCCL core prints the name a plugin
+# registers ("Using network <name>", channel lines "via NET/<name>/<n>"); plugins log
+# under their own prefix. aws-ofi-nccl registers "AWS Libfabric" (< 1.13, or when
+# NCCL_NET asks for it) or "Libfabric" and logs as "NET/OFI"; the TCPX plugin
+# registers "GPUDirectTCPX_v7" and logs as "NET/GPUDirectTCPX".
 SOCKET = "NET/Socket"
 _NETWORK_NAMES = {
     "IB": "NET/IB",
@@ -39,7 +43,15 @@ _NETWORK_NAMES = {
     "gIB": "NET/gIB",
     "FasTrak": "NET/FasTrak",
     "GPUDirectTCPX": "NET/GPUDirectTCPX",
+    "GPUDirectTCPX_v7": "NET/GPUDirectTCPX",
 }
+_BY_LOWER_NAME = {name.lower(): tag for name, tag in _NETWORK_NAMES.items()}
+
+
+def transport_tag(name: str) -> str:
+    """``NET/<X>`` for a network name as NCCL or a plugin prints it (case-insensitive,
+    like NCCL's own NCCL_NET matching); unknown names keep their own tag."""
+    return _BY_LOWER_NAME.get(name.strip().lower(), f"NET/{name.strip()}")
 
 
 class NotNcclTestsOutput(ValueError):
@@ -215,7 +227,8 @@ _OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
 _AVG = re.compile(r"#\s*Avg bus bandwidth\s*:\s*([0-9.eE+-]+|N/A)")
 _MIN_BW_FAIL = re.compile(r"\bFAILED\b")
 _USING_NETWORK = re.compile(r"NCCL INFO Using network (.+?)\s*$")
-_VIA_NET = re.compile(r"\bvia NET/(\w+)")
+# The name may contain spaces ("AWS Libfabric"); the channel number follows it.
+_VIA_NET = re.compile(r"\bvia NET/([^/]+?)/\d")
 _NET_TAG = re.compile(r"\bNET/(\w+)")
 
 
@@ -301,11 +314,11 @@ def parse_runs(text: str) -> list[NcclRun]:
         if "NCCL INFO" in line or "NCCL WARN" in line:
             match = _USING_NETWORK.search(line)
             if match:
-                selected[_NETWORK_NAMES.get(match.group(1), f"NET/{match.group(1)}")] += 1
+                selected[transport_tag(match.group(1))] += 1
             via = _VIA_NET.findall(line)
-            channels.update(f"NET/{t}" for t in via)
+            channels.update(transport_tag(t) for t in via)
             if not via and not match:
-                seen.update(f"NET/{t}" for t in _NET_TAG.findall(line))
+                seen.update(transport_tag(t) for t in _NET_TAG.findall(line))
             version = _NCCL_VERSION.search(line)
             if version and current is not None and current.nccl_version is None:
                 current.nccl_version = version.group(1)
