@@ -111,6 +111,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     host_paths = {GKE_NVIDIA_DIR: "/usr/local/nvidia"}
     if machine.fabric is FabricKind.ROCE:
         host_paths[GKE_GIB_DIR] = "/usr/local/gib"
+    # Imported here: rxdm builds on this module's constants.
     from components.clouds.gcp.rxdm import rxdm_setup
 
     rxdm = rxdm_setup(machine)

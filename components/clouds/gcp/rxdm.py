@@ -1,4 +1,5 @@
-"""GPUDirect-TCPX/TCPXO: the RxDM sidecar a workload pod runs beside NCCL (pure; no SDK).
+"""GPUDirect-TCPX/TCPXO: the RxDM sidecar a workload pod runs beside NCCL, and the node
+pieces it depends on (TCPXO host set-up, NRI device injector). Pure; no SDK.
 
 A3 High (TCPX) and A3 Mega (TCPXO) move GPU memory over gVNIC through a
 user-space receive-data-path manager (RxDM, the ``tcpx-daemon`` /
