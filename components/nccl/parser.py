@@ -18,6 +18,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from components.catalog import MACHINES
+
 COLLECTIVES = (
     "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce",
     "sendrecv", "gather", "scatter", "hypercube",
@@ -30,22 +32,26 @@ REDUCTION_OPS = frozenset({"sum", "prod", "max", "min", "avg", "none", "premulsu
 
 # Transport tags, keyed by the names NCCL prints. NCCL core prints the name a plugin
 # registers ("Using network <name>", channel lines "via NET/<name>/<n>"); plugins log
-# under their own prefix. aws-ofi-nccl registers "AWS Libfabric" (< 1.13, or when
-# NCCL_NET asks for it) or "Libfabric" and logs as "NET/OFI"; the TCPX plugin
-# registers "GPUDirectTCPX_v7" and logs as "NET/GPUDirectTCPX".
+# under their own prefix. The catalog's NCCL profiles pair each registered name
+# (``net``, what NCCL_NET pins) with its tag; the aliases below are the other names
+# the same transports appear under.
 SOCKET = "NET/Socket"
-_NETWORK_NAMES = {
-    "IB": "NET/IB",
+_ALIASES = {
     "Socket": SOCKET,
-    "AWS Libfabric": "NET/OFI",
+    # aws-ofi-nccl >= 1.13 registers "Libfabric" unless NCCL_NET asks for "AWS Libfabric",
+    # and logs its own lines as "NET/OFI".
     "Libfabric": "NET/OFI",
     "OFI": "NET/OFI",
-    "gIB": "NET/gIB",
-    "FasTrak": "NET/FasTrak",
+    # The TCPX plugin registers "GPUDirectTCPX_v7" and logs as "NET/GPUDirectTCPX".
     "GPUDirectTCPX": "NET/GPUDirectTCPX",
-    "GPUDirectTCPX_v7": "NET/GPUDirectTCPX",
 }
-_BY_LOWER_NAME = {name.lower(): tag for name, tag in _NETWORK_NAMES.items()}
+_BY_LOWER_NAME = {
+    name.lower(): tag
+    for name, tag in [
+        *((m.nccl.net, m.nccl.transport) for m in MACHINES if m.nccl and m.nccl.net),
+        *_ALIASES.items(),
+    ]
+}
 
 
 def transport_tag(name: str) -> str:
