@@ -84,7 +84,7 @@ class AwsGpuCluster(GpuCluster):
         self._access_entries(part)
         oidc = aws.iam.OpenIdConnectProvider(
             f"{self.name}-oidc",
-            url=self.eks.identities.apply(lambda ids: ids[0].oidcs[0].issuer),  # type: ignore[index]
+            url=self.eks.identities.apply(lambda ids: ids[0].oidcs[0].issuer),
             client_id_lists=["sts.amazonaws.com"],
             tags=tags or None,
             opts=self.child_opts(),
