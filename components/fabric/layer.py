@@ -96,7 +96,7 @@ def build_layer(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]) -> 
     found += generic.injection_parts(spec, fabrics, addons)
     found += platform.parts(spec, fabrics, addons)
     _check(found)
-    return Layer(tuple(found), addons)
+    return Layer(tuple(_ordered(found)), addons)
 
 
 def _check(parts: Sequence[Part]) -> None:
@@ -109,3 +109,26 @@ def _check(parts: Sequence[Part]) -> None:
         missing = [a for a in part.after if a not in known]
         if missing:
             raise ValueError(f"part '{part.name}' waits for unknown parts {missing}")
+
+
+def _ordered(parts: Sequence[Part]) -> list[Part]:
+    """Parts in an order where each comes after the parts it waits for.
+
+    Parts are contributed by several modules (generic, cloud, platform), so a part
+    may wait for one added later (the GPU Operator waits for the platform's
+    ``prometheus`` for its ServiceMonitor CRD). The stable order: the earliest
+    contributed part whose waits are all placed goes next, so an already valid
+    order is kept as is.
+    """
+    placed: list[Part] = []
+    done: set[str] = set()
+    pending = list(parts)
+    while pending:
+        ready = next((p for p in pending if all(a in done for a in p.after)), None)
+        if ready is None:
+            cycle = ", ".join(f"{p.name} -> {list(p.after)}" for p in pending)
+            raise ValueError(f"layer parts wait for each other in a cycle: {cycle}")
+        placed.append(ready)
+        done.add(ready.name)
+        pending.remove(ready)
+    return placed

@@ -65,16 +65,30 @@ def manifest_resource(
     cls = typed_class(api_version, kind)
     fields = {k: v for k, v in manifest.items() if k not in ("apiVersion", "kind")}
     if cls is None:
-        extra = set(fields) - {"metadata", "spec"}
-        if extra:
-            raise ValueError(f"{kind} {name}: custom resources take metadata and spec only, "
-                             f"not {sorted(extra)}")
+        if set(fields) - {"metadata", "spec"}:
+            return _TopLevelCustomResource(name, manifest, opts)
         return k8s.apiextensions.CustomResource(
             name, api_version=api_version, kind=kind, opts=opts, **fields
         )
     kwargs: dict[str, Any] = {_snake(k): v for k, v in fields.items()}
     resource: pulumi.CustomResource = cls(name, opts=opts, **kwargs)
     return resource
+
+
+class _TopLevelCustomResource(pulumi.CustomResource):
+    """A custom resource whose fields sit beside ``spec`` (Kueue's WorkloadPriorityClass
+    has top-level ``value`` and ``description``).
+
+    The Python ``apiextensions.CustomResource`` only takes ``metadata`` and ``spec``
+    (pulumi/pulumi-kubernetes#2363, open; the Node.js SDK takes ``[otherFields]``).
+    The provider reads every input as a field of the object, so this registers the
+    same type token (``kubernetes:<apiVersion>:<kind>``) and name with the whole
+    manifest as inputs: same URN as ``CustomResource`` would give.
+    """
+
+    def __init__(self, name: str, manifest: Manifest, opts: pulumi.ResourceOptions) -> None:
+        api_version, kind = manifest["apiVersion"], manifest["kind"]
+        super().__init__(f"kubernetes:{api_version}:{kind}", name, dict(manifest), opts)
 
 
 def release_resource(

@@ -1,0 +1,46 @@
+"""Optional features PLAN (run under Pulumi's mock runtime), not only render.
+
+Rendering builds the layer as data; planning also turns every manifest into a
+Pulumi resource and wires the parts' waits. Both crashes below passed every
+render test: ``tenancy.teams`` (Kueue's WorkloadPriorityClass has top-level
+fields the Python CustomResource wrapper does not take) and ``addons.prometheus``
+with the GPU Operator (a part waiting for a part contributed later).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.plan.model import PlanResult
+from tests.specs import CLOUDS, spec_dict
+
+TEAM = {"name": "vision", "group": "vision-eng", "gpus": 16, "priority": "high"}
+WPC = "kubernetes:kueue.x-k8s.io/v1beta1:WorkloadPriorityClass"
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_teams_plan_with_kueue_workload_priority_classes(cloud: str, spec_plan) -> None:
+    plan: PlanResult = spec_plan(spec_dict(cloud, tenancy={"teams": [TEAM]}))
+    classes = {r.inputs["metadata"]["name"]: r.inputs for r in plan.by_type(WPC)}
+    # kueue v0.14.4 config/components/crd/bases/kueue.x-k8s.io_workloadpriorityclasses.yaml:
+    # `value` (required) and `description` are top-level fields, beside metadata.
+    assert {n: c["value"] for n, c in classes.items()} == {
+        "gpu-fabric-low": 1000, "gpu-fabric-normal": 10000, "gpu-fabric-high": 100000,
+    }
+    assert all("spec" not in c and c["description"] for c in classes.values())
+    assert plan.by_type("kubernetes:kueue.x-k8s.io/v1beta1:ClusterQueue")
+    assert plan.by_type("kubernetes:kueue.x-k8s.io/v1beta1:LocalQueue")
+
+
+@pytest.mark.parametrize("cloud", CLOUDS)
+def test_prometheus_with_gpu_operator_plans_and_waits_for_prometheus(
+    cloud: str, spec_plan
+) -> None:
+    addons = {"prometheus": {"enabled": True}, "gpu_operator": {"enabled": True}}
+    plan: PlanResult = spec_plan(spec_dict(cloud, addons=addons))
+    operator = next(r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
+                    if r.inputs.get("chart") == "gpu-operator")
+    prometheus = next(r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
+                      if r.inputs.get("chart") == "kube-prometheus-stack")
+    # The GPU Operator's DCGM ServiceMonitor needs the Prometheus Operator's CRDs.
+    assert prometheus.urn in operator.dependencies
