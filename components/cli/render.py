@@ -13,6 +13,7 @@ from components.cli.common import (
     report_invalid,
 )
 from components.errors import SpecError
+from components.preflight import check_spec
 from components.spec import load_spec
 
 
@@ -32,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
         with progress.step("reading and validating the stack"):
             stack = load_stack(args)
             spec = load_spec(stack.cluster, source=str(stack.path))
+            check_spec(spec, source=str(stack.path))
         with progress.step(f"rendering the Kubernetes layer of '{spec.name}' to {args.out}"):
             files = render(spec, Path(args.out))
             progress.note(f"{len(files)} files")

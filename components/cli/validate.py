@@ -6,6 +6,7 @@ import argparse
 
 from components.cli.common import EXIT_OK, add_stack_arguments, load_stack, report_invalid
 from components.errors import SpecError
+from components.preflight import check_spec
 from components.spec import load_spec
 
 
@@ -19,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         stack = load_stack(args)
         spec = load_spec(stack.cluster, source=str(stack.path))
+        check_spec(spec, source=str(stack.path))
     except SpecError as exc:
         return report_invalid(exc)
     pools = ", ".join(f"{p.name}: {p.node_count} x {p.machine_type}" for p in spec.node_pools)

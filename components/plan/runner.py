@@ -22,6 +22,7 @@ from components.plan.model import PlanResult
 from components.plan.monitor import RecordingMonitor
 from components.plan.stackfile import CLUSTER_KEY, PROJECT, StackFile
 from components.plan.values import SECRET, UNKNOWN
+from components.preflight import check_spec
 from components.spec import load_spec
 
 
@@ -32,7 +33,8 @@ def run_plan(
 
     A bad spec raises :class:`~components.errors.SpecError` before anything is registered.
     """
-    load_spec(stack.cluster, source=str(stack.path or stack.name))
+    source = str(stack.path or stack.name)
+    check_spec(load_spec(stack.cluster, source=source), source=source)
     if program is None:
         from components.program import main
 

@@ -1,0 +1,119 @@
+"""Every check ``plan`` runs before it registers a resource, runnable without Pulumi.
+
+Some rules need a derivation to be checked: a GKE address layout, an EKS
+subnet plan, the AKS VNet split, OKE's addressing, the DOKS managed
+components, each pool's fabric description, the Kubernetes layer and the
+NCCL acceptance job. Those derivations are pure and refuse a bad spec with a
+:class:`~components.errors.SpecError` (``components.fabric.problems.refuse``)
+before the first resource exists. ``validate`` and ``render`` call
+:func:`check_spec` so they refuse exactly what ``plan`` and ``pulumi up``
+refuse (issue 20, "one validation path"); the cloud components call the same
+derivations again when they build.
+
+Each step runs even when an earlier one failed, so independent problems are
+reported together, as :func:`components.spec.load_spec` does for the
+structural ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from components.catalog import Cloud
+from components.errors import Problem, SpecError
+
+if TYPE_CHECKING:
+    from components.fabric.description import FabricDescription
+    from components.spec import ClusterSpec
+
+Fabrics = dict[str, "FabricDescription"]
+
+
+def _gcp(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.gcp.layout import build_layout
+
+    build_layout(spec)
+
+
+def _aws(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.aws.layout import network_plan, options_of, pool_plans, service_cidr
+
+    if options_of(spec).existing_vpc is None:
+        network_plan(spec)
+    pool_plans(spec)
+    service_cidr(spec)
+
+
+def _azure(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.azure.kubernetes import operator_installs_driver
+    from components.clouds.azure.layout import plan_layout
+
+    plan_layout(spec, fabrics, operator_installs_driver(spec, fabrics))
+
+
+def _digitalocean(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.digitalocean.doks_version import doks_version
+    from components.clouds.digitalocean.managed import managed_components
+
+    doks_version(spec)
+    managed_components(spec)
+
+
+def _oci(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.oci import addressing
+
+    addressing.plan(spec)
+
+
+# What each cloud component derives in ``_create_infrastructure`` before its
+# first resource (components/clouds/<cloud>/cluster.py).
+_INFRASTRUCTURE: dict[Cloud, Callable[[ClusterSpec, Fabrics], None]] = {
+    Cloud.GCP: _gcp,
+    Cloud.AWS: _aws,
+    Cloud.AZURE: _azure,
+    Cloud.DIGITALOCEAN: _digitalocean,
+    Cloud.OCI: _oci,
+}
+
+
+def check_spec(spec: ClusterSpec, name: str | None = None, source: str | None = None) -> None:
+    """Raise :class:`SpecError` with every problem ``plan`` would refuse ``spec`` for.
+
+    ``name`` is the component name the program gives the cluster (the spec's
+    name in ``components.program``); it only shapes child names.
+    """
+    from components.fabric.description import describe_cluster
+
+    problems: list[Problem] = []
+
+    def attempt(step: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return step(*args)
+        except SpecError as exc:
+            problems.extend(p for p in exc.problems if p not in problems)
+            return None
+
+    fabrics: Fabrics | None = attempt(describe_cluster, spec)
+    if fabrics is not None:
+        attempt(_layer, spec, fabrics)
+        if spec.acceptance.enabled:
+            attempt(_acceptance, spec, fabrics, f"{name or spec.name}-nccl")
+    # AKS sizes its pools from the fabric descriptions; the other clouds' plans do not
+    # need them, so their address checks still run when a pool could not be described.
+    if spec.existing is None and (fabrics is not None or spec.cloud is not Cloud.AZURE):
+        attempt(_INFRASTRUCTURE[spec.cloud], spec, fabrics or {})
+    if problems:
+        raise SpecError(problems, source)
+
+
+def _layer(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.fabric.layer import build_layer
+
+    build_layer(spec, fabrics)
+
+
+def _acceptance(spec: ClusterSpec, fabrics: Fabrics, name: str) -> None:
+    from components.nccl.manifests import plan_acceptance
+
+    plan_acceptance(spec, fabrics, name)
