@@ -524,14 +524,8 @@ class FabricSpec(SpecModel):
         description="NIC DeviceClass name job runners request (default 'dranet'; GKE managed: "
         "mrdma.google.com)",
     )
-    gpu_extended_resource: bool = Field(
-        default=True,
-        description="Set extendedResourceName nvidia.com/gpu on the GPU DeviceClass so tools "
-        "that still request nvidia.com/gpu work on DRA clusters",
-    )
     mtu: int | None = Field(default=None, ge=1280, le=9216, description="Override fabric MTU")
     nad_type: Literal["auto", "host-device", "macvlan", "ipvlan", "sriov"] = "auto"
-    ipam: Literal["auto", "none", "whereabouts", "nv-ipam"] = "auto"
     namespaces: list[str] = Field(
         default_factory=lambda: ["default"],
         description="Namespaces that get the NetworkAttachmentDefinitions / claim templates",

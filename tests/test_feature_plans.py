@@ -44,3 +44,18 @@ def test_prometheus_with_gpu_operator_plans_and_waits_for_prometheus(
                       if r.inputs.get("chart") == "kube-prometheus-stack")
     # The GPU Operator's DCGM ServiceMonitor needs the Prometheus Operator's CRDs.
     assert prometheus.urn in operator.dependencies
+
+
+@pytest.mark.parametrize("key", ["gpu_extended_resource", "ipam"])
+def test_fabric_settings_that_did_nothing_are_refused_not_ignored(key: str) -> None:
+    """``fabric.gpu_extended_resource`` (DeviceClass extendedResourceName is alpha,
+    KEP-5004, behind a gate managed control planes do not open; nothing set it) and
+    ``fabric.ipam`` (never read: each cloud's NAD type fixes its IPAM) were removed:
+    writing them is an error naming the key, never a silent no-op."""
+    from components.errors import SpecError
+    from components.spec import load_spec
+
+    raw = spec_dict("gcp", fabric={key: "auto" if key == "ipam" else True})
+    with pytest.raises(SpecError) as err:
+        load_spec(raw)
+    assert f"fabric.{key}" in str(err.value) and "unknown key" in str(err.value)

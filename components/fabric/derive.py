@@ -91,5 +91,4 @@ def dra_classes(
         nic_class=nic_class,
         nic_driver=(managed_driver or DRANET_DRIVER) if managed_nics else DRANET_DRIVER,
         managed_nics=managed_nics,
-        gpu_extended_resource=spec.fabric.gpu_extended_resource,
     )

@@ -98,7 +98,6 @@ class DraClasses:
     nic_class: str
     nic_driver: str  # device.driver of NIC devices ("dra.net", GKE managed: "mrdma.google.com")
     managed_nics: bool  # the cloud installs the NIC driver + class (GKE managed DRANet)
-    gpu_extended_resource: bool
     pcie_root_attribute: str = "resource.kubernetes.io/pcieRoot"
 
 

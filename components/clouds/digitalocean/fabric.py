@@ -64,7 +64,7 @@ def gpu_classes(spec: ClusterSpec, vendor: GpuVendor) -> DraClasses:
     """DRA classes for GPUs claimed through DOKS's managed driver of the pool's vendor."""
     classes = dra_classes(spec)
     if vendor is GpuVendor.AMD and spec.fabric.gpu_device_class == NVIDIA_GPU_CLASS:
-        classes = replace(classes, gpu_class=AMD_GPU_CLASS, gpu_extended_resource=False)
+        classes = replace(classes, gpu_class=AMD_GPU_CLASS)
     return classes
 
 
