@@ -40,6 +40,7 @@ from components.clouds.gcp.options import GcpOptions
 from components.clouds.oci.options import OciOptions
 from components.errors import Problem, SpecError, format_path
 from components.kube_version import KubeVersion
+from components.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
 
 __all__ = [
     "AcceptanceSpec",
@@ -766,6 +767,14 @@ class ClusterSpec(SpecModel):
     tags: dict[str, str] = Field(
         default_factory=dict, description="Labels/tags for every cloud resource that takes them"
     )
+    api_access: ApiAccessSpec | None = Field(
+        default=None,
+        description="Who may reach the API server (required for clusters this stack creates; "
+        "see components.security)",
+    )
+    secrets_encryption: SecretsEncryptionSpec | None = Field(
+        default=None, description="Encrypt Kubernetes Secrets at rest with your own KMS key"
+    )
     gcp: GcpOptions | None = None
     aws: AwsOptions | None = None
     azure: AzureOptions | None = None
@@ -842,7 +851,7 @@ class ClusterSpec(SpecModel):
 
 def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     """Checks that need several sections at once (run after every field is valid)."""
-    out: list[Problem] = []
+    out: list[Problem] = security_problems(spec)
     pool_names = {p.name for p in spec.node_pools}
     if spec.existing is None and spec.options is None and spec.cloud is not Cloud.DIGITALOCEAN:
         out.append(Problem(

@@ -5,12 +5,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+# 203.0.113.0/24: RFC 5737 documentation range (TEST-NET-3), as in the committed stacks.
+API_ACCESS: dict[str, Any] = {"authorized_cidrs": ["203.0.113.0/24"]}
+
 BASE: dict[str, dict[str, Any]] = {
     "gcp": {
         "name": "test-gcp",
         "cloud": "gcp",
         "location": {"region": "us-west8", "zone": "us-west8-c"},
         "kubernetes": {"version": "1.34"},
+        "api_access": API_ACCESS,
         "node_pools": [{"name": "gpu", "machine_type": "a4-highgpu-8g", "node_count": 2}],
         "gcp": {"project": "test-project"},
     },
@@ -19,6 +23,7 @@ BASE: dict[str, dict[str, Any]] = {
         "cloud": "aws",
         "location": {"region": "us-east-1", "zone": "us-east-1a"},
         "kubernetes": {"version": "1.34"},
+        "api_access": API_ACCESS,
         "node_pools": [{"name": "gpu", "machine_type": "p5.48xlarge", "node_count": 2}],
         "aws": {},
     },
@@ -27,6 +32,7 @@ BASE: dict[str, dict[str, Any]] = {
         "cloud": "azure",
         "location": {"region": "eastus"},
         "kubernetes": {"version": "1.34"},
+        "api_access": API_ACCESS,
         "node_pools": [
             {"name": "gpu", "machine_type": "Standard_ND96isr_H100_v5", "node_count": 2}
         ],
@@ -37,6 +43,7 @@ BASE: dict[str, dict[str, Any]] = {
         "cloud": "digitalocean",
         "location": {"region": "nyc2"},
         "kubernetes": {"version": "1.34"},
+        "api_access": API_ACCESS,
         "node_pools": [
             {
                 "name": "gpu",
@@ -50,6 +57,7 @@ BASE: dict[str, dict[str, Any]] = {
         "cloud": "oci",
         "location": {"region": "us-ashburn-1", "zone": "Uocm:US-ASHBURN-AD-1"},
         "kubernetes": {"version": "1.34"},
+        "api_access": {"private_endpoint": True},  # OKE: private endpoint, as before
         "node_pools": [{"name": "gpu", "machine_type": "BM.GPU.H100.8", "node_count": 2}],
         "oci": {
             "compartment_id": "ocid1.compartment.oc1..aaaatest",

@@ -83,7 +83,8 @@ def test_gpu_pool_waits_for_feature_subnet_access_and_cluster(stack_plan) -> Non
     plan = stack_plan("azure-ndv5")
     pool = plan.one(POOL)
     for dep in (plan.one(FEATURE), plan.one(AKS),
-                plan.one("azure-native:authorization:RoleAssignment")):
+                plan.one("azure-native:authorization:RoleAssignment",
+                         "azure-ndv5-subnet-access-nodes")):
         assert plan.depends_on(pool, dep), dep.name
 
 

@@ -147,8 +147,7 @@ def test_no_security_list_admits_the_internet(stack_plan) -> None:
 
 
 def test_public_endpoint_is_open_only_to_the_listed_networks(spec_plan) -> None:
-    data = spec_dict("oci")
-    data["oci"].update(endpoint_public=True, endpoint_allowed_cidrs=["203.0.113.0/24"])
+    data = spec_dict("oci", api_access={"authorized_cidrs": ["203.0.113.0/24"]})
     plan = spec_plan(data)
     endpoint = plan.one(SECURITY_LIST, "test-oci-endpoint-sl")
     outside = [r for r in endpoint.inputs["ingressSecurityRules"]

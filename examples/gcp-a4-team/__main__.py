@@ -21,6 +21,9 @@ spec = gf.load_spec(
         "name": "team-a4",
         "cloud": "gcp",
         "location": {"region": "us-west8", "zone": "us-west8-c"},
+        # Who may reach the API server: the team's office/VPN range (203.0.113.0/24 is a
+        # documentation range; set config `api-cidr` to yours, e.g. <your address>/32).
+        "api_access": {"authorized_cidrs": [config.get("api-cidr") or "203.0.113.0/24"]},
         "kubernetes": {"version": "1.34"},
         "node_pools": [
             {

@@ -46,6 +46,7 @@ from components.clouds.aws.nodegroup import (
     system_node_group,
 )
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
+from components.security import effective_api_access
 
 ADMIN_POLICY = "arn:{partition}:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 
@@ -145,7 +146,7 @@ class AwsGpuCluster(GpuCluster):
         version: str,
     ) -> aws.eks.Cluster:
         spec = self.spec
-        opts = options_of(spec)
+        access = effective_api_access(spec)
         return aws.eks.Cluster(
             f"{self.name}-eks",
             name=spec.name,
@@ -154,9 +155,16 @@ class AwsGpuCluster(GpuCluster):
             vpc_config=aws.eks.ClusterVpcConfigArgs(
                 subnet_ids=net.private_subnet_ids,
                 endpoint_private_access=True,
-                endpoint_public_access=opts.endpoint_public_access,
-                public_access_cidrs=[str(c) for c in opts.public_access_cidrs] or None,
+                # api_access: the public endpoint answers only the authorized ranges.
+                endpoint_public_access=access.public,
+                public_access_cidrs=access.public_cidrs if access.public else None,
             ),
+            encryption_config=aws.eks.ClusterEncryptionConfigArgs(
+                provider=aws.eks.ClusterEncryptionConfigProviderArgs(
+                    key_arn=spec.secrets_encryption.kms_key
+                ),
+                resources=["secrets"],
+            ) if spec.secrets_encryption else None,
             access_config=aws.eks.ClusterAccessConfigArgs(
                 # Access entries only (no aws-auth ConfigMap). The identity running Pulumi
                 # is admin (it installs the fabric layer); this is fixed at creation.

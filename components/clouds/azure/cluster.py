@@ -33,10 +33,15 @@ from components.clouds.azure.layout import (
 from components.clouds.azure.network import VnetInfo, create_vnet
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.description import FabricDescription, describe_cluster
+from components.security import SecretsEncryptionSpec, effective_api_access
 from components.spec import ClusterSpec
 
 # Built-in role "Network Contributor" (join/read the subnets the node pools use).
 NETWORK_CONTRIBUTOR = "4d97b98b-1d4f-4787-a291-c67834d212e7"
+# Built-in role "Azure Kubernetes Service RBAC Cluster Admin" (MicrosoftDocs/azure-docs
+# articles/role-based-access-control/built-in-roles/containers.md): the identity running
+# `pulumi up` installs the fabric layer through Entra ID once local accounts are off.
+AKS_RBAC_CLUSTER_ADMIN = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
 
 
 class InfinibandFeatureError(RuntimeError):
@@ -68,6 +73,19 @@ def check_feature_state(state: str | None, wanted: str) -> str:
 def _taint(fabric: FabricDescription) -> list[str]:
     return [f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
             for t in fabric.taints]
+
+
+def _kms(enc: SecretsEncryptionSpec | None) -> Any:
+    """AKS KMS etcd encryption with the spec's Key Vault key (public or private vault)."""
+    if enc is None:
+        return None
+    private = enc.azure_key_vault_id is not None
+    return containerservice.AzureKeyVaultKmsArgs(
+        enabled=True,
+        key_id=enc.kms_key,
+        key_vault_network_access="Private" if private else "Public",
+        key_vault_resource_id=enc.azure_key_vault_id,
+    )
 
 
 def _decode_kubeconfig(result: Any) -> str:
@@ -111,6 +129,7 @@ class AzureGpuCluster(GpuCluster):
         feature_gate = self._infiniband_feature(layout)
         cluster = self._managed_cluster(layout, group, location, tags, vnet)
         access = self._subnet_access(cluster, vnet)
+        admin = self._deployer_admin(cluster)
 
         pools = []
         infos = []
@@ -128,7 +147,8 @@ class AzureGpuCluster(GpuCluster):
         credentials = containerservice.list_managed_cluster_user_credentials_output(
             resource_group_name=group,
             resource_name=cluster.name,
-            format="exec" if self._aad else None,
+            # Entra ID only (local accounts are off): a kubelogin exec kubeconfig.
+            format="exec",
         )
         kubeconfig: pulumi.Output[str] = pulumi.Output.secret(
             credentials.apply(_decode_kubeconfig)
@@ -137,7 +157,8 @@ class AzureGpuCluster(GpuCluster):
             kubeconfig=kubeconfig,
             cluster_name=cluster.name,
             node_pools=infos,
-            kubernetes_ready=[cluster],
+            # The fabric layer authenticates as the deployer: wait for its admin role.
+            kubernetes_ready=[cluster, admin],
             extra_outputs={
                 "resource_group": group,
                 "vnet_id": vnet.vnet_id,
@@ -150,10 +171,6 @@ class AzureGpuCluster(GpuCluster):
                 },
             },
         )
-
-    @property
-    def _aad(self) -> bool:
-        return bool(self.spec.azure and self.spec.azure.admin_group_object_ids)
 
     def _infiniband_feature(
         self, layout: AzureLayout
@@ -208,6 +225,7 @@ class AzureGpuCluster(GpuCluster):
             availability_zones=list(layout.pools[0].zones) if layout.pools else None,
         )
         auto = spec.kubernetes.auto_upgrade
+        api = effective_api_access(spec)
         return containerservice.ManagedCluster(
             f"{self.name}-aks",
             resource_name_=layout.cluster,
@@ -224,10 +242,19 @@ class AzureGpuCluster(GpuCluster):
                 workload_identity=containerservice.ManagedClusterSecurityProfileWorkloadIdentityArgs(
                     enabled=True
                 ),
+                azure_key_vault_kms=_kms(spec.secrets_encryption),
             ),
+            # Entra ID with Azure RBAC, no local (static) accounts: every API call carries a
+            # user identity. api_access: the API server answers the authorized ranges only.
             aad_profile=containerservice.ManagedClusterAADProfileArgs(
-                managed=True, admin_group_object_ids=list(options.admin_group_object_ids),
-            ) if self._aad else None,
+                managed=True, enable_azure_rbac=True,
+                admin_group_object_ids=list(options.admin_group_object_ids) or None,
+            ),
+            disable_local_accounts=True,
+            api_server_access_profile=containerservice.ManagedClusterAPIServerAccessProfileArgs(
+                authorized_ip_ranges=api.public_cidrs if api.public else None,
+                enable_private_cluster=not api.public,
+            ) if not api.open_to_internet else None,
             sku=containerservice.ManagedClusterSKUArgs(name="Base", tier=options.sku_tier),
             agent_pool_profiles=[system],
             network_profile=containerservice.ContainerServiceNetworkProfileArgs(
@@ -245,6 +272,24 @@ class AzureGpuCluster(GpuCluster):
             ),
             tags=tags,
             opts=self.child_opts(depends_on=vnet.subnets),
+        )
+
+    def _deployer_admin(self, cluster: containerservice.ManagedCluster) -> pulumi.Resource:
+        """Cluster admin (Azure RBAC) for the identity running Pulumi, on this cluster only:
+        the EKS ``bootstrapClusterCreatorAdminPermissions`` of AKS."""
+        client = authorization.get_client_config_output(
+            opts=pulumi.InvokeOutputOptions(parent=self)
+        )
+        role = client.subscription_id.apply(
+            lambda sub: f"/subscriptions/{sub}/providers/Microsoft.Authorization/roleDefinitions/"
+                        f"{AKS_RBAC_CLUSTER_ADMIN}"
+        )
+        return authorization.RoleAssignment(
+            f"{self.name}-api-admin",
+            principal_id=client.object_id,
+            role_definition_id=role,
+            scope=cluster.id,
+            opts=self.child_opts(),
         )
 
     def _subnet_access(

@@ -29,6 +29,7 @@ from components.clouds.digitalocean.doks_version import doks_version, pick
 from components.clouds.digitalocean.options import DEFAULT_SYSTEM_SIZE, DigitalOceanOptions
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.description import FabricDescription
+from components.security import ApiAccess, effective_api_access
 from components.spec import GpuNodePoolSpec
 
 SYSTEM_POOL = "system"
@@ -76,6 +77,8 @@ class DigitalOceanGpuCluster(GpuCluster):
             cluster_subnet=str(spec.network.pod_cidr) if spec.network.pod_cidr else None,
             service_subnet=str(spec.network.service_cidr) if spec.network.service_cidr else None,
             tags=tags,
+            # api_access: the control-plane firewall admits only the authorized ranges.
+            control_plane_firewall=_firewall(effective_api_access(spec)),
             node_pool=do.KubernetesClusterNodePoolArgs(
                 name=SYSTEM_POOL,
                 size=spec.system_pool.machine_type or DEFAULT_SYSTEM_SIZE,
@@ -149,6 +152,15 @@ class DigitalOceanGpuCluster(GpuCluster):
             opts=self.child_opts(),
         )
         return NodePoolInfo(pool.name, machine, pool.node_count, node_pool.name)
+
+
+def _firewall(access: ApiAccess) -> do.KubernetesClusterControlPlaneFirewallArgs | None:
+    """DOKS control-plane firewall from ``api_access`` (none only with the named opt-in)."""
+    if access.open_to_internet:
+        return None
+    return do.KubernetesClusterControlPlaneFirewallArgs(
+        enabled=True, allowed_addresses=list(access.cidrs)
+    )
 
 
 def _raw_config(configs: Any) -> str:

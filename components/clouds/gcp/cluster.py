@@ -31,6 +31,7 @@ from components.clouds.gcp.nodepool import (
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.addons import resolve_addons
 from components.fabric.derive import DRA_V1BETA1
+from components.security import effective_api_access
 
 NODE_ROLE = "roles/container.defaultNodeServiceAccount"
 # resource.k8s.io/v1beta1 kinds the seed enabled on a 1.33 cluster
@@ -88,22 +89,24 @@ class GcpGpuCluster(GpuCluster):
         spec = self.spec
         opts = options_of(spec)
         net = spec.network
+        access = effective_api_access(spec)
         private = None
         if opts.private_nodes:
             private = gcp.container.ClusterPrivateClusterConfigArgs(
                 enable_private_nodes=True,
-                enable_private_endpoint=False,
+                enable_private_endpoint=not access.public,
                 master_ipv4_cidr_block=str(opts.master_ipv4_cidr),
             )
         authorized = None
-        if opts.master_authorized_networks:
+        if not access.open_to_internet:  # api_access: only these sources (none: internal only)
             authorized = gcp.container.ClusterMasterAuthorizedNetworksConfigArgs(
                 cidr_blocks=[
                     gcp.container.ClusterMasterAuthorizedNetworksConfigCidrBlockArgs(
-                        cidr_block=str(c), display_name=f"authorized-{i}"
+                        cidr_block=c, display_name=f"authorized-{i}"
                     )
-                    for i, c in enumerate(opts.master_authorized_networks)
-                ]
+                    for i, c in enumerate(access.cidrs)
+                ],
+                gcp_public_cidrs_access_enabled=False,
             )
         beta_apis = None
         if any(f.dra and f.dra.api_version == DRA_V1BETA1 for f in self.fabrics.values()):
@@ -139,6 +142,9 @@ class GcpGpuCluster(GpuCluster):
                 if opts.workload_identity else None
             ),
             enable_k8s_beta_apis=beta_apis,
+            database_encryption=gcp.container.ClusterDatabaseEncryptionArgs(
+                state="ENCRYPTED", key_name=spec.secrets_encryption.kms_key
+            ) if spec.secrets_encryption else None,
             deletion_protection=opts.deletion_protection,
             resource_labels=dict(spec.tags) or None,
             opts=self.child_opts(),

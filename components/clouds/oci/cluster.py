@@ -31,6 +31,7 @@ from components.clouds.oci.options import DEFAULT_SYSTEM_SHAPE, OciOptions, oke_
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.addons import resolve_addons
 from components.fabric.description import FabricDescription, Taint
+from components.security import effective_api_access
 from components.spec import GpuNodePoolSpec
 
 CLUSTER_TYPE = "ENHANCED_CLUSTER"
@@ -83,6 +84,7 @@ class OciGpuCluster(GpuCluster):
         addresses = addressing.plan(self.spec)  # refuses a bad plan before any child
         version = oke_version(self.spec.kubernetes.parsed)
         tags = {**self.spec.tags, "gpufabric-cluster": self.spec.name}
+        access = effective_api_access(self.spec)
         network_outputs: dict[str, Any] = {}
         if options.existing_network is not None:
             ex = options.existing_network
@@ -93,8 +95,8 @@ class OciGpuCluster(GpuCluster):
         else:
             oke_net = OkeNetwork(
                 self.name, self, options.compartment_id, addresses, tags=tags,
-                endpoint_public=options.endpoint_public,
-                endpoint_allowed_cidrs=options.endpoint_allowed_cidrs,
+                endpoint_public=access.public,
+                endpoint_allowed_cidrs=access.public_cidrs,
                 public_load_balancers=options.public_load_balancers,
             )
             net = oke_net.ids()
@@ -109,7 +111,7 @@ class OciGpuCluster(GpuCluster):
             vcn_id=net.vcn_id,
             endpoint_config=containerengine.ClusterEndpointConfigArgs(
                 subnet_id=net.endpoint_subnet_id,
-                is_public_ip_enabled=options.endpoint_public,
+                is_public_ip_enabled=access.public,
             ),
             cluster_pod_network_options=[
                 containerengine.ClusterClusterPodNetworkOptionArgs(cni_type=CNI[options.cni])
@@ -121,6 +123,8 @@ class OciGpuCluster(GpuCluster):
                     services_cidr=str(addresses.services),
                 ),
             ),
+            kms_key_id=self.spec.secrets_encryption.kms_key if self.spec.secrets_encryption
+            else None,
             freeform_tags=tags,
             opts=self.child_opts(),
         )
@@ -172,7 +176,7 @@ class OciGpuCluster(GpuCluster):
         kubeconfig = containerengine.get_cluster_kube_config_output(
             cluster_id=cluster.id,
             token_version=TOKEN_VERSION,
-            endpoint="PUBLIC_ENDPOINT" if options.endpoint_public else "PRIVATE_ENDPOINT",
+            endpoint="PUBLIC_ENDPOINT" if access.public else "PRIVATE_ENDPOINT",
             opts=pulumi.InvokeOutputOptions(parent=self),
         ).content
         return ClusterInfra(
