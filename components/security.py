@@ -236,9 +236,6 @@ def security_problems(spec: ClusterSpec) -> list[Problem]:
             "run `pulumi up` from inside the network; api_access.allow_public_internet: true "
             "opens it to everyone on purpose",
         ))
-    if not creates and access is not None:
-        out.append(Problem("api_access", "only applies to clusters this stack creates; remove "
-                           "it (existing: uses a running cluster)"))
     if creates and access is not None:
         out += _access_per_cloud(spec, access)
     enc = spec.secrets_encryption
