@@ -95,6 +95,20 @@ GKE_NRI_DEVICE_INJECTOR = Image(
     "sha256:6e79483d52abdc28454bf186320b10a56b0f117a10e8d65d5c74dbb821a76970",
 )
 PAUSE = Image("registry.k8s.io/pause", "3.10")
+# GKE's NVIDIA driver installer for COS nodes whose pools disable GKE's own driver
+# install (DRA pools): container-engine-accelerators
+# nvidia-driver-installer/cos/daemonset-preloaded.yaml at f2cf4197a5c3. The installer
+# image is preloaded on every GKE COS GPU node (imagePullPolicy Never; no registry).
+GKE_COS_DRIVER_INSTALLER = Image("cos-nvidia-installer", "fixed")
+GKE_PARTITION_GPU = Image(
+    "gcr.io/gke-release/nvidia-partition-gpu",
+    "",
+    "sha256:de12f85ebfb4fb6c1893cd30c23aab662a72fa0448f97ef74fccb82d7522ef17",
+)
+GKE_PAUSE = Image(
+    "gke.gcr.io/pause", "3.8",
+    "sha256:880e63f94b145e46f1b1082bb71b85e21f16b99b180b9996407d61240ceb9830",
+)
 # A shell with nsenter (util-linux) for installer steps that run in the host's
 # namespaces (GKE A3 Mega: aperture devices, import-helper module, TCP ingress).
 HOST_TOOLS = Image("ubuntu", "24.04")

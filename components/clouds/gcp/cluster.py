@@ -20,9 +20,10 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.catalog import Cloud
+from components.clouds.gcp.egress import wants_nat
 from components.clouds.gcp.kubeconfig import kubeconfig
 from components.clouds.gcp.layout import GcpLayout, build_layout, options_of
-from components.clouds.gcp.network import CreatedVpc, create_vpcs
+from components.clouds.gcp.network import CreatedVpc, create_nat, create_vpcs
 from components.clouds.gcp.nodepool import (
     gpu_driver_version,
     gpu_node_pool,
@@ -60,14 +61,20 @@ class GcpGpuCluster(GpuCluster):
             self.name, self.layout, project=opts.project, region=spec.location.region,
             opts=self.child_opts,
         )
+        # Private nodes pull from nvcr.io, registry.k8s.io... only through a NAT; the
+        # Kubernetes layer waits for it.
+        egress = create_nat(self.name, vpcs["net"], project=opts.project,
+                            region=spec.location.region,
+                            opts=self.child_opts) if wants_nat(opts) else []
         self.gke = self._cluster(vpcs["net"], zone)
         node_sa = self._node_service_account()
         addons = resolve_addons(spec, self.fabrics)
-        driver = gpu_driver_version(opts.gpu_driver_version, addons.on("gpu_operator"))
         system = system_node_pool(self, self.gke, zone, node_sa)
         pools: list[NodePoolInfo] = []
         for pool in spec.node_pools:
             fabric = self.fabrics[pool.name]
+            driver = gpu_driver_version(opts.gpu_driver_version, addons.on("gpu_operator"),
+                                        dra=fabric.gpu_dra)
             node_pool = gpu_node_pool(
                 self, self.gke, pool, fabric, self.layout, vpcs, zone, node_sa, driver
             )
@@ -80,7 +87,7 @@ class GcpGpuCluster(GpuCluster):
             kubeconfig=pulumi.Output.secret(config),
             cluster_name=self.gke.name,
             node_pools=pools,
-            kubernetes_ready=[system],
+            kubernetes_ready=[system, *egress],
             extra_outputs=self._outputs(vpcs),
         )
 

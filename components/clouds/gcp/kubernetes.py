@@ -51,6 +51,7 @@ GKE_NETWORKING = "networking.gke.io/v1"
 INSTALLER_PART = "gke-nccl-installers"
 NETWORKS_PART = "gke-networks"
 NRI_PART = "gke-nri-device-injector"
+DRIVER_PART = "gke-nvidia-driver-installer"
 
 
 def addon_defaults(
@@ -86,6 +87,14 @@ def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
     out: list[Part] = []
+    if any(f.gpu_dra for f in fabrics.values()) and not addons.on("gpu_operator"):
+        # DRA pools have GKE's driver install disabled (GKE set-up-dra): GKE's DaemonSet
+        # installs it instead.
+        from components.clouds.gcp.driver import driver_installer_manifests
+
+        out.append(Part(DRIVER_PART, tuple(driver_installer_manifests(NAMESPACE)),
+                        description="NVIDIA driver installer for DRA GPU pools (GKE's COS "
+                        "DaemonSet)"))
     machines = _unique_machines(f.machine for f in fabrics.values() if f.needs_nccl_installer)
     if addons.on("nccl_installer") and machines:
         objects: list[Manifest] = []

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # GKE accepts node pool names of at most 40 characters (unique within the cluster).
 POOL_NAME_MAX = 40
 SYSTEM_POOL_NAME = "system"
+DEFAULT_IMAGE = "COS_CONTAINERD"
 RDMA_PROFILE_SUFFIX = "vpc-roce"
 
 
@@ -236,10 +237,39 @@ def check_pool(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path:
     if capacity == "queued" and pool.placement == "compact":
         refuse(f"{path}.placement", "queued provisioning (DWS) cannot use a COMPACT placement "
                "policy; use placement: auto or none", pool.placement)
+    check_driver(spec, opts, pool, path)
     if opts.release_channel != "UNSPECIFIED" and not pool.auto_upgrade:
         refuse(f"{path}.auto_upgrade",
                f"GKE release channel {opts.release_channel} requires node auto-upgrade; set "
                "auto_upgrade: true or gcp.release_channel: UNSPECIFIED", False)
+
+
+def check_driver(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path: str) -> None:
+    """DRA GPU pools: no GKE-installed driver, and an image GKE's driver DaemonSet serves.
+
+    GKE set-up-dra (cloud.google.com/kubernetes-engine/docs/how-to/set-up-dra, GKE 1.34+):
+    "Automatic GPU driver installation isn't supported with DRA"; pools use
+    ``gpu-driver-version=disabled`` and the driver comes from
+    container-engine-accelerators ``nvidia-driver-installer/cos/daemonset-preloaded.yaml``.
+    """
+    from components.clouds.gcp.fabric import resolve_attach
+    from components.fabric.description import Attach
+
+    if resolve_attach(spec, pool.machine) is not Attach.DRA:
+        return
+    if opts.gpu_driver_version in ("DEFAULT", "LATEST"):
+        refuse("gcp.gpu_driver_version",
+               f"pool {pool.name} gets its GPUs through DRA, and GKE does not support "
+               "automatic GPU driver installation with DRA (GKE docs, set-up-dra); use "
+               "INSTALLATION_DISABLED or leave it unset (the layer installs the driver with "
+               "GKE's driver DaemonSet), or fabric.mode: device-plugin",
+               opts.gpu_driver_version)
+    image = pool.os_image or DEFAULT_IMAGE
+    if not image.startswith("COS"):
+        refuse(f"{path}.os_image",
+               "DRA pools get the NVIDIA driver from GKE's COS driver installer "
+               "(nvidia-driver-installer/cos/daemonset-preloaded.yaml); use COS_CONTAINERD "
+               "or fabric.mode: device-plugin", pool.os_image)
 
 
 def compact_placement(pool: GpuNodePoolSpec) -> bool:

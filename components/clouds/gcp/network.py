@@ -16,6 +16,7 @@ from typing import Any
 import pulumi
 import pulumi_gcp as gcp
 
+from components.clouds.gcp.egress import nat_name, router_name
 from components.clouds.gcp.layout import GcpLayout, Vpc
 
 ROCE_PROFILE_URL = "projects/{project}/global/networkProfiles/{profile}"
@@ -118,3 +119,41 @@ def _description(vpc: Vpc) -> str:
     if vpc.key == "gvnic-net":
         return "Second gVNIC VPC of RDMA GPU machines"
     return "GPUDirect-TCPX/TCPXO GPU NIC VPC"
+
+
+def create_nat(
+    prefix: str, vpc: CreatedVpc, *, project: str, region: str,
+    opts: Callable[..., pulumi.ResourceOptions],
+) -> list[pulumi.Resource]:
+    """Cloud Router + Cloud NAT for the node VPC's region (see ``egress``).
+
+    Only the node subnet (all its ranges: nodes and pods) is translated, so a NAT
+    someone else runs for other subnets of an existing VPC does not conflict. IPs are
+    allocated by Google (``AUTO_ONLY``); only errors are logged.
+    """
+    network = vpc.network.id if vpc.network else vpc.name
+    router = gcp.compute.Router(
+        f"{prefix}-router",
+        name=router_name(vpc.layout.name),
+        project=project,
+        region=region,
+        network=network,
+        description="Cloud Router for the Cloud NAT of private GKE nodes",
+        opts=opts(),
+    )
+    subnet = vpc.subnets[0].id if vpc.subnets else vpc.subnet_names[0]
+    nat = gcp.compute.RouterNat(
+        f"{prefix}-nat",
+        name=nat_name(region),
+        project=project,
+        region=region,
+        router=router.name,
+        nat_ip_allocate_option="AUTO_ONLY",
+        source_subnetwork_ip_ranges_to_nat="LIST_OF_SUBNETWORKS",
+        subnetworks=[gcp.compute.RouterNatSubnetworkArgs(
+            name=subnet, source_ip_ranges_to_nats=["ALL_IP_RANGES"],
+        )],
+        log_config=gcp.compute.RouterNatLogConfigArgs(enable=True, filter="ERRORS_ONLY"),
+        opts=opts(),
+    )
+    return [router, nat]

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING
 import pulumi
 import pulumi_gcp as gcp
 
-from components.clouds.gcp.layout import SYSTEM_POOL_NAME, GcpLayout, compact_placement
+from components.clouds.gcp.layout import (
+    DEFAULT_IMAGE,
+    SYSTEM_POOL_NAME,
+    GcpLayout,
+    compact_placement,
+)
 from components.clouds.gcp.network import CreatedVpc
 
 if TYPE_CHECKING:
@@ -23,15 +28,24 @@ if TYPE_CHECKING:
     from components.spec import GpuNodePoolSpec
 
 DEFAULT_SYSTEM_MACHINE = "e2-standard-8"
-DEFAULT_IMAGE = "COS_CONTAINERD"
 SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 RESERVATION_KEY = "compute.googleapis.com/reservation-name"
 _EFFECTS = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
             "NoExecute": "NO_EXECUTE"}
 
 
-def gpu_driver_version(chosen: str | None, gpu_operator: bool) -> str:
-    """GKE installs the driver unless the GPU Operator does (then GKE must not)."""
+def gpu_driver_version(chosen: str | None, gpu_operator: bool, dra: bool = False) -> str:
+    """Who installs the NVIDIA driver: GKE, unless the GPU Operator or a DRA pool's
+    driver DaemonSet does.
+
+    GKE "Prepare GKE infrastructure for DRA workloads" (cloud.google.com/kubernetes-engine/
+    docs/how-to/set-up-dra, GKE 1.34+): "Automatic GPU driver installation isn't supported
+    with DRA"; node pools take ``gpu-driver-version=disabled`` and the driver comes from
+    GKE's installer DaemonSet (``components.clouds.gcp.driver``). ``layout.check_pool``
+    refuses an explicit DEFAULT / LATEST on such pools before this runs.
+    """
+    if dra:
+        return "INSTALLATION_DISABLED"
     if chosen:
         return chosen
     return "INSTALLATION_DISABLED" if gpu_operator else "DEFAULT"

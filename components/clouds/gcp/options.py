@@ -42,6 +42,13 @@ class GcpOptions(CloudOptions):
         description="Control plane range for private clusters (/28)",
     )
     master_authorized_networks: list[ipaddress.IPv4Network] = Field(default_factory=list)
+    cloud_nat: bool | None = Field(
+        default=None,
+        description="Cloud Router + Cloud NAT for the node VPC's region, so private nodes can "
+        "pull images outside Google (nvcr.io, registry.k8s.io, reg.kyverno.io). Default: on "
+        "for private nodes on networks this stack creates, off on existing networks (their "
+        "owner provides egress). false with private nodes: you provide egress yourself",
+    )
     multi_networking: bool = Field(
         default=True,
         description="GKE multi-networking; required for every GPU fabric (extra node networks)",
