@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from components.cli.common import (
+    EXIT_INVALID,
     EXIT_OK,
     Progress,
     add_stack_arguments,
@@ -20,13 +22,17 @@ from components.spec import load_spec
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("render", help="write the Kubernetes layer's manifests as YAML")
     add_stack_arguments(parser)
-    parser.add_argument("--out", required=True, help="directory to write into")
+    parser.add_argument(
+        "--out", required=True,
+        help="directory to write into: new, empty, or one render wrote before (its files "
+        "are replaced; files it did not write make it refuse)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from components.render import render
+    from components.render import RenderTargetError, render
 
     progress = Progress(quiet=args.quiet)
     try:
@@ -39,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
             progress.note(f"{len(files)} files")
     except SpecError as exc:
         return report_invalid(exc)
+    except RenderTargetError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID
     for path in files:
         print(path)
     return EXIT_OK

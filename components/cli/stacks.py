@@ -3,22 +3,33 @@
 CI uses ``stacks --changed-since origin/main --json`` to build its matrix: a
 change to a stack file touches that stack; a change to anything the program is
 made of (components/, __main__.py, Pulumi.yaml, pyproject.toml) touches all.
+"Changed" means what differs between the merge base with REF and the working
+tree: commits, staged and unstaged edits, and new files not yet added, so a
+developer sees locally what CI will plan.
+
+Stacks are those of the working directory's project (nearest Pulumi.yaml and
+its stackConfigDir, see :mod:`components.plan.project`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 from components.cli.common import EXIT_INVALID, EXIT_OK
 from components.errors import SpecError
+from components.plan.project import find_project
 from components.plan.stackfile import available_stacks, load_stack_file
 
 # Paths (prefixes) whose change can change every stack's plan.
-PROGRAM_PATHS = ("components/", "__main__.py", "Pulumi.yaml", "pyproject.toml")
+PROGRAM_PATHS = (
+    "components/", "__main__.py", "Pulumi.yaml", "pyproject.toml", "requirements.txt",
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,13 +41,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def stacks_touched(changed_files: Iterable[str], stacks: Iterable[str]) -> list[str]:
-    """Which stacks a set of changed repository paths affects."""
+def stacks_touched(
+    changed_files: Iterable[str], stacks: Iterable[str], stacks_dir: str = "stacks",
+    project_dir: str = "",
+) -> list[str]:
+    """Which stacks a set of changed paths (relative to the git top) affects.
+
+    ``stacks_dir`` and ``project_dir`` are the stack folder and the project folder
+    relative to the git top ("" for the top itself).
+    """
     names = sorted(stacks)
+    prefix = f"{project_dir.strip('/')}/" if project_dir.strip("/.") else ""
+    program = tuple(prefix + p for p in PROGRAM_PATHS)
     changed = list(changed_files)
-    if any(f.startswith(PROGRAM_PATHS) for f in changed):
+    if any(f.startswith(program) for f in changed):
         return names
-    return [n for n in names if f"stacks/Pulumi.{n}.yaml" in changed]
+    folder = stacks_dir.strip("/")
+    folder = f"{folder}/" if folder and folder != "." else ""
+    return [n for n in names if f"{folder}Pulumi.{n}.yaml" in changed]
+
+
+def changed_since(ref: str) -> tuple[list[str], Path]:
+    """Paths changed since the merge base with ``ref``, working tree included; and the top."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], check=True, capture_output=True, text=True
+        ).stdout
+
+    top = Path(git("rev-parse", "--show-toplevel").strip())
+    base = git("merge-base", ref, "HEAD").strip()
+    tracked = git("-C", str(top), "diff", "--name-only", base).split("\n")
+    untracked = git("-C", str(top), "ls-files", "--others", "--exclude-standard").split("\n")
+    return sorted({p for p in tracked + untracked if p}), top
 
 
 def stack_cloud(name: str) -> str:
@@ -53,14 +90,16 @@ def run(args: argparse.Namespace) -> int:
     names = available_stacks()
     if args.changed_since:
         try:
-            out = subprocess.run(
-                ["git", "diff", "--name-only", f"{args.changed_since}...HEAD"],
-                check=True, capture_output=True, text=True,
-            ).stdout
+            changed, top = changed_since(args.changed_since)
         except subprocess.CalledProcessError as exc:
-            print(f"stacks: git diff failed: {exc.stderr.strip()}", file=sys.stderr)
+            print(f"stacks: git failed: {exc.stderr.strip()}", file=sys.stderr)
             return EXIT_INVALID
-        names = stacks_touched(out.split(), names)
+        project = find_project()
+        names = stacks_touched(
+            changed, names,
+            stacks_dir=os.path.relpath(project.stacks_dir, top.resolve()),
+            project_dir=os.path.relpath(project.root, top.resolve()),
+        )
     try:
         rows = [{"stack": n, "cloud": stack_cloud(n)} for n in names]
     except SpecError as exc:

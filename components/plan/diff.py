@@ -15,6 +15,7 @@ listed is reported as an in-place update.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,6 +97,8 @@ class ResourceChange:
     name: str
     paths: tuple[str, ...] = ()
     replacing_paths: tuple[str, ...] = ()
+    values: tuple[tuple[Any, Any], ...] = ()
+    """(before, after) per entry of ``paths`` (``MISSING`` where the path is absent)."""
 
     @property
     def expensive(self) -> bool:
@@ -127,10 +130,68 @@ class PlanDiff:
                 {
                     "action": c.action, "urn": c.urn, "type": c.type, "name": c.name,
                     "paths": list(c.paths), "replacing_paths": list(c.replacing_paths),
+                    "values": {
+                        p: {"before": _json_value(b), "after": _json_value(a)}
+                        for p, (b, a) in zip(c.paths, c.values, strict=False)
+                    },
                 }
                 for c in self.changes
             ],
         }
+
+
+class _Missing:
+    """The value at a path that one side does not have."""
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+MISSING: Any = _Missing()
+
+
+def _json_value(value: Any) -> Any:
+    return None if value is MISSING else value
+
+
+def value_at(doc: Any, path: str) -> Any:
+    """The value at a dotted path of :func:`changed_paths` (``MISSING`` if absent)."""
+    if path == "(value)":
+        return doc
+    current = doc
+    for part in _split(path):
+        if isinstance(part, int):
+            if not isinstance(current, list) or part >= len(current):
+                return MISSING
+            current = current[part]
+        else:
+            if not isinstance(current, Mapping) or part not in current:
+                return MISSING
+            current = current[part]
+    return current
+
+
+def _split(path: str) -> list[str | int]:
+    """``a.b[2].c`` -> ["a", "b", 2, "c"] (keys may contain "/" or "-", not "." or "[")."""
+    parts: list[str | int] = []
+    for piece in path.split("."):
+        name, _, rest = piece.partition("[")
+        if name:
+            parts.append(name)
+        while rest:
+            index, _, rest = rest.partition("]")
+            parts.append(int(index))
+            rest = rest.removeprefix("[")
+    return parts
+
+
+def show_value(value: Any, limit: int = 40) -> str:
+    """A value in one table cell: JSON, cut at ``limit`` characters."""
+    if value is MISSING:
+        return "(absent)"
+    text = json.dumps(value, sort_keys=True, default=str)
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return text.replace("|", "\\|")
 
 
 def changed_paths(before: Any, after: Any, prefix: str = "") -> list[str]:
@@ -191,12 +252,14 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
         if urn not in before:
             result.changes.append(ResourceChange("add", urn, res["type"], res["name"]))
             continue
-        paths = tuple(changed_paths(before[urn].get("inputs", {}), res.get("inputs", {})))
+        old, new = before[urn].get("inputs", {}), res.get("inputs", {})
+        paths = tuple(changed_paths(old, new))
         if paths:
             forced = replacing(res["type"], paths)
             action = "replace" if forced else "update"
+            values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
             result.changes.append(
-                ResourceChange(action, urn, res["type"], res["name"], paths, forced)
+                ResourceChange(action, urn, res["type"], res["name"], paths, forced, values)
             )
     for urn, res in before.items():
         if urn not in after:
@@ -228,9 +291,13 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
     lines.append("|---|---|---|---|")
     order = {"replace": 0, "remove": 1, "update": 2, "add": 3}
     for change in sorted(diff.changes, key=lambda c: (order[c.action], c.type, c.name)):
-        shown = [
-            f"**{p}**" if p in change.replacing_paths else p for p in change.paths[:max_paths]
-        ]
+        shown = []
+        for i, p in enumerate(change.paths[:max_paths]):
+            label = f"**{p}**" if p in change.replacing_paths else p
+            if i < len(change.values):
+                old, new = change.values[i]
+                label += f": `{show_value(old)}` → `{show_value(new)}`"
+            shown.append(label)
         if len(change.paths) > max_paths:
             shown.append(f"... {len(change.paths) - max_paths} more")
         flag = " :warning:" if change in diff.replacements else ""

@@ -61,14 +61,15 @@ class RecordingMonitor(MockMonitor):
                 type=request.type,
                 name=request.name,
                 parent=request.parent or None,
-                dependencies=tuple(dict.fromkeys(request.dependencies)),
+                dependencies=tuple(sorted(set(request.dependencies))),
                 inputs=plain(request.object),
                 custom=bool(request.custom),
                 provider=request.provider or None,
                 remote=bool(request.remote),
                 aliases=self._alias_urns(request),
                 property_dependencies={
-                    key: tuple(deps.urns) for key, deps in request.propertyDependencies.items()
+                    key: tuple(sorted(set(deps.urns)))
+                    for key, deps in sorted(request.propertyDependencies.items())
                 },
             )
         )

@@ -123,7 +123,9 @@ def _run(
         # Give the caller its loop back: code that runs after a plan in the same
         # thread (a test, a team program) may still build Outputs on it.
         asyncio.set_event_loop(caller_loop)
-    return PlanResult(stack, list(monitor.recorded), outputs, preview)
+    # Registration order follows the event loop (which output resolves first), so it
+    # changes from run to run; sorted by URN the plan is the same on every run.
+    return PlanResult(stack, sorted(monitor.recorded, key=lambda r: r.urn), outputs, preview)
 
 
 def _ignore_orphaned_failures(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -172,4 +174,4 @@ async def _resolve_outputs(outputs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
+    return json.loads(json.dumps(value, default=str, sort_keys=True))

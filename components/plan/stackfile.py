@@ -10,11 +10,12 @@ from typing import Any
 import yaml
 
 from components.errors import Problem, SpecError
+from components.plan.project import stacks_dir
 
 PROJECT = "gpu-fabric"
 CLUSTER_KEY = f"{PROJECT}:cluster"
 REPO_ROOT = Path(__file__).resolve().parents[2]
-STACKS_DIR = REPO_ROOT / "stacks"
+STACKS_DIR = REPO_ROOT / "stacks"  # this repository's; commands use stacks_dir() (cwd)
 SECRET_PLACEHOLDER = "[secret from stack config]"
 
 
@@ -39,12 +40,13 @@ class StackFile:
 
 
 def stack_path(name: str, root: Path | None = None) -> Path:
-    return (root or STACKS_DIR) / f"Pulumi.{name}.yaml"
+    """``root`` (default: the stack folder of the working directory's project)."""
+    return (root or stacks_dir()) / f"Pulumi.{name}.yaml"
 
 
 def available_stacks(root: Path | None = None) -> list[str]:
     return sorted(
-        p.name[len("Pulumi.") : -len(".yaml")] for p in (root or STACKS_DIR).glob("Pulumi.*.yaml")
+        p.name[len("Pulumi.") : -len(".yaml")] for p in (root or stacks_dir()).glob("Pulumi.*.yaml")
     )
 
 

@@ -31,7 +31,8 @@ def unwrap(value: Any) -> Any:
             return unwrap(value["value"]) if "value" in value else UNKNOWN
         if sig in (rpc._special_asset_sig, rpc._special_archive_sig):
             return {k: v for k, v in value.items() if k != rpc._special_sig_key}
-        return {k: unwrap(v) for k, v in value.items()}
+        # Sorted keys: the wire map's order is not stable, committed plans must be.
+        return {k: unwrap(value[k]) for k in sorted(value)}
     if isinstance(value, list):
         return [unwrap(v) for v in value]
     if value == rpc.UNKNOWN:

@@ -1,0 +1,102 @@
+"""The CLI used from a team's own repository: its stacks, its git changes (issue 23).
+
+The team repo here is built in a temporary folder: a ``Pulumi.yaml`` with
+``stackConfigDir: infra/stacks`` and two stack files (the ``team-p5`` cluster is
+a copy of this repo's stacks/Pulumi.aws-p5.yaml cluster with another name).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from components.cli import main
+from components.cli.stacks import stacks_touched
+from components.plan.project import find_project
+
+STACK = """config:
+  gpu-fabric:cluster:
+    name: {name}
+    cloud: aws
+    location: {{region: us-east-1, zone: us-east-1a}}
+    node_pools:
+      - {{name: p5, machine_type: p5.48xlarge, node_count: {nodes}}}
+    aws: {{}}
+"""
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo, check=True, capture_output=True,
+    )
+
+
+@pytest.fixture
+def team_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    repo = tmp_path / "team"
+    stacks = repo / "infra" / "stacks"
+    stacks.mkdir(parents=True)
+    (repo / "infra" / "Pulumi.yaml").write_text(
+        "name: team-training\nruntime: python\nstackConfigDir: stacks\n"
+    )
+    (stacks / "Pulumi.team-p5.yaml").write_text(STACK.format(name="team-p5", nodes=2))
+    (stacks / "Pulumi.team-dev.yaml").write_text(STACK.format(name="team-dev", nodes=1))
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "stacks")
+    monkeypatch.chdir(repo / "infra" / "stacks")  # anywhere inside the project
+    return repo
+
+
+def test_validate_finds_the_teams_stack_from_its_pulumi_yaml(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["validate", "--stack", "team-p5"]) == 0
+    out = capsys.readouterr().out
+    assert str(team_repo / "infra" / "stacks" / "Pulumi.team-p5.yaml") in out
+    assert "'team-p5'" in out
+
+
+def test_stacks_lists_the_teams_stacks_only(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["stacks", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [
+        {"stack": "team-dev", "cloud": "aws"}, {"stack": "team-p5", "cloud": "aws"},
+    ]
+
+
+def test_changed_since_sees_uncommitted_and_new_stack_files(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stacks = team_repo / "infra" / "stacks"
+    assert main(["stacks", "--changed-since", "HEAD", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    # An edit not yet committed, and a stack file not yet added.
+    (stacks / "Pulumi.team-p5.yaml").write_text(STACK.format(name="team-p5", nodes=4))
+    (stacks / "Pulumi.team-new.yaml").write_text(STACK.format(name="team-new", nodes=2))
+    assert main(["stacks", "--changed-since", "HEAD", "--json"]) == 0
+    assert [r["stack"] for r in json.loads(capsys.readouterr().out)] == ["team-new", "team-p5"]
+
+
+def test_a_program_change_in_the_project_touches_every_stack() -> None:
+    changed = ["infra/__main__.py"]
+    assert stacks_touched(changed, ["b", "a"], "infra/stacks", "infra") == ["a", "b"]
+    assert stacks_touched(["infra/stacks/Pulumi.a.yaml"], ["a", "b"], "infra/stacks",
+                          "infra") == ["a"]
+    # This repository's own layout: project at the top, stacks in stacks/.
+    assert stacks_touched(["stacks/Pulumi.b.yaml"], ["a", "b"], "stacks", ".") == ["b"]
+    assert stacks_touched(["components/spec.py"], ["a", "b"], "stacks", ".") == ["a", "b"]
+
+
+def test_without_pulumi_yaml_the_stacks_folder_of_the_cwd_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "stacks").mkdir()
+    monkeypatch.chdir(tmp_path)
+    project = find_project()
+    assert project.name is None and project.stacks_dir == tmp_path.resolve() / "stacks"
