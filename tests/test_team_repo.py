@@ -22,6 +22,7 @@ STACK = """config:
     name: {name}
     cloud: aws
     location: {{region: us-east-1, zone: us-east-1a}}
+    api_access: {{authorized_cidrs: [203.0.113.0/24]}}
     node_pools:
       - {{name: p5, machine_type: p5.48xlarge, node_count: {nodes}}}
     aws: {{}}
