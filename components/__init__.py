@@ -25,11 +25,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from components.catalog import Cloud, FabricKind, Machine, get_machine, machines
+
+# The cloud providers register as the fabric layer's default (pure, no cloud SDK).
+from components.clouds import registry as _registry  # noqa: F401
 from components.errors import Problem, SpecError
 from components.spec import ClusterSpec, load_spec
 
 if TYPE_CHECKING:
-    from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo, build_cluster
+    from components.clouds.factory import build_cluster
+    from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
     from components.existing import ExistingGpuCluster
     from components.fabric.description import FabricDescription, describe_cluster
     from components.fabric.stack import FabricStack, FabricStackArgs
@@ -40,7 +44,7 @@ _LAZY: dict[str, str] = {
     "GpuCluster": "components.cluster",
     "ClusterInfra": "components.cluster",
     "NodePoolInfo": "components.cluster",
-    "build_cluster": "components.cluster",
+    "build_cluster": "components.clouds.factory",
     "ExistingGpuCluster": "components.existing",
     "FabricDescription": "components.fabric.description",
     "describe_cluster": "components.fabric.description",

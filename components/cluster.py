@@ -14,12 +14,13 @@ and exposes:
 A subclass implements one method, :meth:`GpuCluster._create_infrastructure`,
 which creates networks, the cluster and node pools as children and returns a
 :class:`ClusterInfra`. Everything after that (the provider, the fabric layer,
-outputs) is common.
+outputs) is common. The cloud's pure side (describer, Kubernetes parts) comes
+from the registry, :mod:`components.clouds.registry`; the factory that picks
+the class for a spec is :func:`components.clouds.factory.build_cluster`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -28,6 +29,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.catalog import Cloud, Machine
+from components.clouds.registry import PLUGINS
 from components.fabric.description import FabricDescription, describe_cluster
 from components.spec import ClusterSpec
 
@@ -103,7 +105,7 @@ class GpuCluster(pulumi.ComponentResource):
             )
         # Pure derivations first: a spec that cannot be described fails before any
         # resource is registered.
-        fabrics = describe_cluster(spec)
+        fabrics = describe_cluster(spec, PLUGINS)
         if spec.acceptance.enabled:
             from components.nccl.manifests import plan_acceptance
 
@@ -125,7 +127,7 @@ class GpuCluster(pulumi.ComponentResource):
 
         self.fabric_stack = FabricStack(
             f"{name}-fabric",
-            FabricStackArgs(spec=spec, fabrics=fabrics),
+            FabricStackArgs(spec=spec, fabrics=fabrics, plugins=PLUGINS),
             opts=pulumi.ResourceOptions(
                 parent=self,
                 providers={"kubernetes": self.provider},
@@ -191,31 +193,3 @@ def fabric_summary(fabric: FabricDescription) -> dict[str, Any]:
         "line_rate_gbytes": fabric.machine.line_rate,
         "busbw_floor_gbytes": fabric.machine.busbw_floor,
     }
-
-
-# -- factory ----------------------------------------------------------------------
-_CLASSES: dict[Cloud, str] = {
-    Cloud.GCP: "components.clouds.gcp.cluster:GcpGpuCluster",
-    Cloud.AWS: "components.clouds.aws.cluster:AwsGpuCluster",
-    Cloud.AZURE: "components.clouds.azure.cluster:AzureGpuCluster",
-    Cloud.DIGITALOCEAN: "components.clouds.digitalocean.cluster:DigitalOceanGpuCluster",
-    Cloud.OCI: "components.clouds.oci.cluster:OciGpuCluster",
-}
-
-
-def cluster_class(cloud: Cloud) -> type[GpuCluster]:
-    """The component class for a cloud; imports only that cloud's module (and SDK)."""
-    module_name, class_name = _CLASSES[cloud].split(":")
-    cls: type[GpuCluster] = getattr(importlib.import_module(module_name), class_name)
-    return cls
-
-
-def build_cluster(
-    name: str, spec: ClusterSpec, opts: pulumi.ResourceOptions | None = None
-) -> GpuCluster:
-    """Build the right :class:`GpuCluster` for a spec: its cloud's, or the existing-cluster one."""
-    if spec.existing is not None:
-        from components.existing import ExistingGpuCluster
-
-        return ExistingGpuCluster(name, spec, opts)
-    return cluster_class(spec.cloud)(name, spec, opts)

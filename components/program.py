@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pulumi
 
-from components.cluster import build_cluster
+from components.clouds.factory import build_cluster
 from components.spec import ClusterSpec, load_spec
 
 PROJECT = "gpu-fabric"

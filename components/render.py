@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from components.clouds.registry import PLUGINS
 from components.fabric.description import describe_cluster
 from components.fabric.layer import Layer, build_layer
 from components.spec import ClusterSpec
@@ -33,7 +34,7 @@ class RenderTargetError(ValueError):
 
 
 def layer_for(spec: ClusterSpec) -> Layer:
-    return build_layer(spec, describe_cluster(spec))
+    return build_layer(spec, describe_cluster(spec, PLUGINS), PLUGINS)
 
 
 class _Dumper(yaml.SafeDumper):

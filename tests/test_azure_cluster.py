@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from components.catalog import get_machine
-from components.clouds.azure import fakes
 from components.clouds.azure.cluster import InfinibandFeatureError, _decode_kubeconfig
 from components.errors import SpecError
 from components.plan import PlanResult
+from components.plan.fakes import azure as fakes
 from components.plan.values import SECRET
 from tests.specs import spec_dict, with_pool
 

@@ -6,7 +6,8 @@ import pulumi
 import pytest
 
 from components.catalog import Cloud
-from components.cluster import _CLASSES, GpuCluster, build_cluster, cluster_class
+from components.clouds.factory import CLUSTER_CLASSES, build_cluster, cluster_class
+from components.cluster import GpuCluster
 from components.plan.runner import run_program
 from components.spec import load_spec
 from tests.specs import CLOUDS, spec_dict
@@ -37,7 +38,7 @@ def test_existing_cluster_plan_has_the_common_shape(cloud: str, spec_plan) -> No
 
 
 def test_factory_maps_every_cloud_to_its_class_token() -> None:
-    assert set(_CLASSES) == set(Cloud)
+    assert set(CLUSTER_CLASSES) == set(Cloud)
     for cloud in Cloud:
         cls = cluster_class(cloud)
         assert issubclass(cls, GpuCluster)

@@ -1,9 +1,9 @@
 """Which add-ons a cluster gets, at which pinned version.
 
 Three layers decide, last one wins: the generic rules below (derived from the
-fabric descriptions), the cloud's ``addon_defaults`` (its
-``components.clouds.<cloud>.kubernetes`` module) and what the spec says
-explicitly (``addons.<name>.enabled``).
+fabric descriptions), the ``addon_defaults`` of the cloud and of the layers above
+the fabric (:mod:`components.fabric.plugins`; the platform turns on Kueue for
+teams) and what the spec says explicitly (``addons.<name>.enabled``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from components.versions import Chart, Image
 
 if TYPE_CHECKING:
     from components.fabric.description import FabricDescription
+    from components.fabric.plugins import LayerPlugins
     from components.spec import AddonSpec, ClusterSpec
 
 
@@ -129,14 +130,15 @@ def generic_defaults(fabrics: Mapping[str, FabricDescription]) -> dict[str, bool
 
 
 def resolve_addons(
-    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    plugins: LayerPlugins | None = None,
 ) -> ResolvedAddons:
-    from components.fabric.layer import cloud_module
+    from components.fabric.plugins import installed
 
     enabled = generic_defaults(fabrics)
-    enabled.update(cloud_module(spec.cloud).addon_defaults(spec, fabrics))
-    if spec.tenancy.teams and spec.tenancy.gang_scheduling in ("auto", "kueue"):
-        enabled["kueue"] = True
+    for contributor in installed(plugins).contributors(spec.cloud):
+        enabled.update(contributor.addon_defaults(spec, fabrics))
     resolved = ResolvedAddons()
     for key, info in ADDONS.items():
         choice: AddonSpec = getattr(spec.addons, key)

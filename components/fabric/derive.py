@@ -26,17 +26,16 @@ DEFAULT_NIC_CLASS = "dranet"
 
 
 def pool_labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
-    """Labels every GPU pool carries: ours (pool, fabric), the DRA driver's, the user's."""
+    """Labels every GPU pool carries: ours (pool, fabric), the DRA driver's, the user's.
+
+    Layers above the fabric add theirs (MIG's ``nvidia.com/mig.config``) through
+    :func:`~components.fabric.description.describe_cluster`.
+    """
     labels = {POOL_LABEL: pool.name, FABRIC_LABEL: pool.machine.fabric.value}
     if dra:
         # The NVIDIA DRA kubelet plugin schedules on nvidia.com/gpu.present=true; set it
         # declaratively on the pool instead of labelling nodes by hand (GKE seed).
         labels[GPU_PRESENT_LABEL] = "true"
-    if pool.mig is not None:
-        from components.platform.mig import node_labels as mig_labels
-
-        # The GPU Operator's MIG manager partitions a node by this label.
-        labels.update(mig_labels(pool))
     labels.update(pool.labels)
     return labels
 

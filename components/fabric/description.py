@@ -5,22 +5,23 @@ the Kubernetes layer (device plugins, NADs, DRA claims, injection policies) and
 the pod-fragment helper consume it. It holds no Pulumi objects, so it is equal on
 preview and apply and can be built (and tested) without any cloud SDK.
 
-Each cloud contributes a describer, ``components.clouds.<cloud>.fabric.describe``;
-the numbers come from the machine catalog.
+Each cloud contributes a describer through its cloud layer
+(:mod:`components.fabric.plugins`, :mod:`components.clouds.contract`); the
+numbers come from the machine catalog.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from components.catalog import Cloud, FabricKind, Machine
 
 if TYPE_CHECKING:
-    from components.spec import ClusterSpec, GpuNodePoolSpec
+    from components.fabric.plugins import LayerPlugins
+    from components.spec import ClusterSpec
 
 POOL_LABEL = "gpufabric.dev/pool"
 FABRIC_LABEL = "gpufabric.dev/fabric"
@@ -171,28 +172,32 @@ class FabricDescription:
         return [r.network for r in self.rails if r.network]
 
 
-class Describer(Protocol):
-    def __call__(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription: ...
+def describe_cluster(
+    spec: ClusterSpec, plugins: LayerPlugins | None = None
+) -> dict[str, FabricDescription]:
+    """One description per GPU pool, keyed by pool name, in spec order.
 
+    The cloud checks the spec and describes each pool; the layers above the
+    fabric add node labels (MIG) that the spec's own pool labels still override.
+    """
+    from components.fabric.plugins import installed
 
-def describer_for(cloud: Cloud) -> Describer:
-    """The cloud's pure describer (imported lazily; it never imports a cloud SDK)."""
-    module = importlib.import_module(f"components.clouds.{cloud.value}.fabric")
-    describe: Describer = module.describe
-    return describe
-
-
-def describe_cluster(spec: ClusterSpec) -> dict[str, FabricDescription]:
-    """One description per GPU pool, keyed by pool name, in spec order."""
-    describe = describer_for(spec.cloud)
-    found = {pool.name: describe(spec, pool) for pool in spec.node_pools}
+    plugins = installed(plugins)
+    cloud = plugins.cloud(spec.cloud)
+    cloud.check(spec)
+    found = {pool.name: cloud.describe(spec, pool) for pool in spec.node_pools}
     several_dra = sum(1 for f in found.values() if f.uses_dra) > 1
     out = {}
     for pool in spec.node_pools:
         fabric = found[pool.name]
+        labels = dict(fabric.node_labels)
+        for above in plugins.above:
+            added = above.node_labels(spec, pool)
+            labels.update({k: v for k, v in added.items() if k not in pool.labels})
         selector = dict(pool.labels) if spec.existing is not None else {POOL_LABEL: pool.name}
         out[pool.name] = replace(
             fabric,
+            node_labels=labels,
             node_selector=selector,
             claim_prefix=f"{pool.name}-" if several_dra and fabric.uses_dra else "",
         )

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from components.fabric.addons import ResolvedAddons
 from components.fabric.description import POOL_LABEL, FabricDescription
-from components.fabric.layer import HelmRelease, Manifest, Part
 from components.fabric.manifests.common import meta, namespace
+from components.fabric.model import HelmRelease, Manifest, Part
 from components.fabric.naming import claim_gpu_counts
 from components.fabric.workload import PodFragment, pod_fragment
 

@@ -8,51 +8,24 @@ source, two outputs.
 A part's ``after`` names the parts it must wait for; that is how a first
 ``pulumi up`` applies CRDs (shipped by a chart or a manifest) before the
 custom resources that need them. Parts without ``after`` install in parallel.
+The part types live in :mod:`components.fabric.model` (importable from here too).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from components.catalog import Cloud
-from components.versions import Chart
+from components.fabric.model import HelmRelease, Manifest, Part
+
+__all__ = ["HelmRelease", "Layer", "Manifest", "Part", "build_layer"]
 
 if TYPE_CHECKING:
     from components.fabric.addons import ResolvedAddons
     from components.fabric.description import FabricDescription
+    from components.fabric.plugins import LayerPlugins
     from components.spec import ClusterSpec
-
-Manifest = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class HelmRelease:
-    """A pinned chart installed as a Helm release (values are plain data)."""
-
-    release: str
-    chart: Chart
-    namespace: str
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Part:
-    """One installable piece of the layer (e.g. ``multus``, ``gpu-operator``, ``nads``).
-
-    ``name`` is part of every child's Pulumi name: renaming a part replaces its
-    resources, so names are a compatibility surface.
-    """
-
-    name: str
-    manifests: tuple[Manifest, ...] = ()
-    charts: tuple[HelmRelease, ...] = ()
-    after: tuple[str, ...] = ()
-    description: str = ""
-
 
 @dataclass(frozen=True)
 class Layer:
@@ -76,25 +49,28 @@ class Layer:
         return [c for p in self.parts for c in p.charts]
 
 
-def cloud_module(cloud: Cloud) -> ModuleType:
-    """The cloud's pure Kubernetes-layer module (``components.clouds.<cloud>.kubernetes``)."""
-    return importlib.import_module(f"components.clouds.{cloud.value}.kubernetes")
-
-
-def build_layer(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]) -> Layer:
-    """Every part the spec asks for, cloud parts included, in a stable order."""
-    from components import platform
+def build_layer(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    plugins: LayerPlugins | None = None,
+) -> Layer:
+    """Every part the spec asks for, in a stable order: generic, the cloud's, injection,
+    then the layers above the fabric (``plugins``: the cloud and those layers)."""
     from components.fabric import parts as generic
     from components.fabric.addons import resolve_addons
+    from components.fabric.plugins import installed
 
-    addons = resolve_addons(spec, fabrics)
-    cloud = cloud_module(spec.cloud)
+    plugins = installed(plugins)
+    addons = resolve_addons(spec, fabrics, plugins)
+    cloud = plugins.cloud(spec.cloud)
+    values = plugins.values(spec.cloud)
     found: list[Part] = []
     found += generic.namespaces(spec, fabrics, addons)
-    found += generic.generic_parts(spec, fabrics, addons, cloud)
-    found += cloud.parts(spec, fabrics, addons)
+    found += generic.generic_parts(spec, fabrics, addons, values)
+    found += cloud.parts(spec, fabrics, addons, values)
     found += generic.injection_parts(spec, fabrics, addons)
-    found += platform.parts(spec, fabrics, addons)
+    for above in plugins.above:
+        found += above.parts(spec, fabrics, addons, values)
     _check(found)
     return Layer(tuple(_ordered(found)), addons)
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from components.fabric.addons import ResolvedAddons
 from components.fabric.description import Attach, DevicePlugin, FabricDescription
-from components.fabric.layer import HelmRelease, Manifest, Part
 from components.fabric.manifests import (
     dra,
     dra_driver,
@@ -21,9 +19,11 @@ from components.fabric.manifests import (
 )
 from components.fabric.manifests.common import namespace
 from components.fabric.manifests.values import deep_merge
+from components.fabric.model import HelmRelease, Manifest, Part
 from components.fabric.naming import claim_gpu_counts, claim_template_name, compute_domain_name
 
 if TYPE_CHECKING:
+    from components.fabric.plugins import ChartValues
     from components.spec import ClusterSpec
 
 WORKLOAD_NAMESPACES = "namespaces"
@@ -38,12 +38,16 @@ def chart_release(
     key: str,
     addons: ResolvedAddons,
     computed: Mapping[str, Any],
-    cloud: ModuleType,
+    cloud: ChartValues,
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
     release: str | None = None,
 ) -> HelmRelease:
-    """A release of add-on ``key``: computed values <- cloud values <- the spec's values."""
+    """A release of add-on ``key``: computed values <- contributed values <- the spec's values.
+
+    ``cloud`` gives the contributed values (the cloud's, merged over the platform's
+    in :meth:`~components.fabric.plugins.LayerPlugins.values`).
+    """
     addon = addons[key]
     chart = addon.chart()
     values = deep_merge(computed, cloud.chart_values(key, spec, fabrics), addon.values)
@@ -78,7 +82,7 @@ def generic_parts(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
     addons: ResolvedAddons,
-    cloud: ModuleType,
+    cloud: ChartValues,
 ) -> list[Part]:
     fabs = list(fabrics.values())
     out: list[Part] = []
@@ -109,12 +113,10 @@ def generic_parts(
         out.append(nad_part)
     if addons.on("gpu_operator"):
         rdma = any(f.machine.fabric.is_rdma for f in fabs)
-        mig = next((p.mig.strategy for p in spec.node_pools if p.mig), None)
         computed = gpu_operator.values(
             install_driver=True,
             rdma=rdma,
             device_plugin=not any(f.uses_dra for f in fabs),
-            mig_strategy=mig,
             service_monitor=addons.on("prometheus"),
         )
         out.append(Part(
@@ -234,7 +236,7 @@ def dra_parts(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
     addons: ResolvedAddons,
-    cloud: ModuleType,
+    cloud: ChartValues,
 ) -> list[Part]:
     dra_fabrics = [f for f in fabrics.values() if f.uses_dra and f.dra]
     out: list[Part] = []

@@ -22,16 +22,22 @@ import pulumi
 
 from components.fabric.description import FabricDescription
 from components.fabric.layer import Layer, build_layer
+from components.fabric.plugins import LayerPlugins
 from components.fabric.resources import manifest_resource, release_resource
 from components.spec import ClusterSpec
 
 
 @dataclass(frozen=True)
 class FabricStackArgs:
-    """Inputs: the validated spec and one fabric description per GPU pool."""
+    """Inputs: the validated spec and one fabric description per GPU pool.
+
+    ``plugins``: the cloud layers and the layers above the fabric
+    (:data:`components.clouds.registry.PLUGINS`; the installed default when None).
+    """
 
     spec: ClusterSpec
     fabrics: Mapping[str, FabricDescription]
+    plugins: LayerPlugins | None = None
 
 
 class FabricStack(pulumi.ComponentResource):
@@ -41,7 +47,7 @@ class FabricStack(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: FabricStackArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
-        layer = build_layer(args.spec, args.fabrics)  # pure: fails before registering
+        layer = build_layer(args.spec, args.fabrics, args.plugins)  # pure: fails before registering
         super().__init__("gpufabric:kubernetes:FabricStack", name, None, opts)
         self.layer = layer
         self.part_resources = {}

@@ -1,35 +1,34 @@
 """Mock answers for resources and invokes: echo inputs, add plausible computed outputs.
 
-Each cloud package may provide ``fakes.py`` (SDK-free) with two dicts:
-``RESOURCE_OUTPUTS`` (type token -> fn(name, inputs) -> extra state) and
-``CALLS`` (invoke token -> fn(args) -> result). In preview mode computed
-outputs are left out, so they are unknown, as on a first ``pulumi preview``.
+Every cloud's fakes are registered in :data:`components.plan.fakes.FAKES`
+(one :class:`~components.clouds.contract.CloudFakes` per cloud). In preview
+mode computed outputs are left out, so they are unknown, as on a first
+``pulumi preview``.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
 
 import pulumi
 
 from components.catalog import Cloud
+from components.clouds.contract import CallFake, CloudFakes, ResourceFake
+from components.plan.fakes import FAKES
 
-ResourceFake = Callable[[str, dict[str, Any]], dict[str, Any]]
-CallFake = Callable[[dict[str, Any]], dict[str, Any]]
 
-
-def _load_fakes() -> tuple[dict[str, ResourceFake], dict[str, CallFake]]:
+def _load_fakes(
+    fakes: Mapping[Cloud, CloudFakes] = FAKES,
+) -> tuple[dict[str, ResourceFake], dict[str, CallFake]]:
+    """Every cloud's fakes in one table per kind (type tokens never collide across clouds)."""
+    missing = [c.value for c in Cloud if c not in fakes]
+    if missing:
+        raise LookupError(f"no offline fakes registered for {missing} (components.plan.fakes)")
     resources: dict[str, ResourceFake] = {}
     calls: dict[str, CallFake] = {}
-    for cloud in Cloud:
-        try:
-            module = importlib.import_module(f"components.clouds.{cloud.value}.fakes")
-        except ModuleNotFoundError:
-            continue
-        resources.update(getattr(module, "RESOURCE_OUTPUTS", {}))
-        calls.update(getattr(module, "CALLS", {}))
+    for cloud_fakes in fakes.values():
+        resources.update(cloud_fakes.resource_outputs)
+        calls.update(cloud_fakes.calls)
     return resources, calls
 
 

@@ -1,5 +1,7 @@
 """The platform layer for shared GPU clusters (teams, quotas, gang scheduling, GPU
-sharing, monitoring). ``parts`` adds its parts to the fabric layer.
+sharing, monitoring), built on the fabric layer. It contributes to that layer
+through :data:`components.platform.plugin.PLATFORM` (its parts, Kueue's default,
+MIG's node labels and GPU Operator values), the same contract clouds use.
 
 Everything here is a pure function of the spec and the fabric descriptions; the
 fabric layer's :class:`~components.fabric.stack.FabricStack` turns the parts into
@@ -16,6 +18,7 @@ from components.fabric.layer import Manifest, Part
 if TYPE_CHECKING:
     from components.fabric.addons import ResolvedAddons
     from components.fabric.description import FabricDescription
+    from components.fabric.plugins import ChartValues
     from components.spec import ClusterSpec
 
 TEAMS = "teams"
@@ -23,9 +26,12 @@ KUEUE_QUEUES = "kueue-queues"
 
 
 def parts(
-    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    addons: ResolvedAddons,
+    values: ChartValues,
 ) -> list[Part]:
-    from components.fabric.layer import cloud_module
+    """The platform's parts; ``values`` are the contributed chart values (cloud's included)."""
     from components.fabric.parts import (
         SYSTEM_NAMESPACES,
         WORKLOAD_NAMESPACES,
@@ -37,12 +43,11 @@ def parts(
     from components.platform import kueue, mig, monitoring, teams
     from components.platform.quotas import team_quotas
 
-    cloud = cloud_module(spec.cloud)
     out: list[Part] = []
 
     def release(key: str, computed: dict[str, object], name: str, summary: str) -> None:
         out.append(Part(name, tuple(own_namespace(key, addons)),
-                        (chart_release(key, addons, computed, cloud, spec, fabrics),),
+                        (chart_release(key, addons, computed, values, spec, fabrics),),
                         description=summary))
 
     if addons.on("prometheus"):

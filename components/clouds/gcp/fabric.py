@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.catalog import FabricKind, Machine
+from components.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # re-exported
+from components.clouds.gcp.gke import GKE_NVIDIA_DIR
+from components.clouds.gcp.rxdm import rxdm_setup
 from components.fabric.derive import (
     dra_classes,
     fabric_mtu,
@@ -29,12 +32,10 @@ if TYPE_CHECKING:
 
 MANAGED_DRANET_MIN = KubeVersion.parse("1.34.1-gke.1829001")
 MANAGED_NIC_CLASS = "mrdma.google.com"
-GKE_NVIDIA_DIR = "/home/kubernetes/bin/nvidia"
 GKE_GIB_DIR = "/home/kubernetes/bin/gib"
 GVNIC_NETWORK = "gvnic-1"
 # GPUDirect over gVNIC (A3 High / A3 Mega): one VPC per GPU NIC and the RxDM sidecar.
 TCP_FABRICS = (FabricKind.TCPX, FabricKind.TCPXO)
-ACCELERATOR_LABEL = "cloud.google.com/gke-accelerator"
 MULTINETWORK_ANNOTATION = "networking.gke.io/interfaces"
 # GKE-managed DRANet runs on node pools that carry this label (GKE docs, managed DRANet).
 MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
@@ -88,11 +89,6 @@ def node_labels(
 
 def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     machine = pool.machine
-    if spec.existing is None:
-        # Network layout and GKE rules: refuse what cannot be built before any resource.
-        from components.clouds.gcp.layout import build_layout
-
-        build_layout(spec)
     attach = resolve_attach(spec, machine)
     dra = attach is Attach.DRA
     managed = dra and machine.fabric is FabricKind.ROCE and uses_managed_dranet(spec)
@@ -111,9 +107,6 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     host_paths = {GKE_NVIDIA_DIR: "/usr/local/nvidia"}
     if machine.fabric is FabricKind.ROCE:
         host_paths[GKE_GIB_DIR] = "/usr/local/gib"
-    # Imported here: rxdm builds on this module's constants.
-    from components.clouds.gcp.rxdm import rxdm_setup
-
     rxdm = rxdm_setup(machine)
     if rxdm is not None:
         host_paths.update(rxdm.main_host_paths)

@@ -27,7 +27,7 @@ from typing import Any
 
 from components import versions
 from components.catalog import FabricKind, Machine
-from components.clouds.gcp.fabric import ACCELERATOR_LABEL, GKE_NVIDIA_DIR
+from components.clouds.gcp.gke import ACCELERATOR_LABEL, GKE_NVIDIA_DIR
 from components.fabric.manifests.common import (
     host_path,
     mount,

@@ -3,6 +3,7 @@
 GPUDirect RDMA (``driver.rdma.enabled``: nvidia-peermem) is on whenever the
 fabric is RDMA; the driver container is off where the cloud image already has
 the driver; DCGM exporter is on (its ServiceMonitor when Prometheus is there).
+MIG's values come from the platform layer (:mod:`components.platform.plugin`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from components.fabric.taints import daemonset_tolerations
-from components.platform.mig import MIG_DISABLED, MIG_PARTED_CONFIG
 
 
 def values(
@@ -19,7 +19,6 @@ def values(
     rdma: bool,
     host_mofed: bool = False,
     device_plugin: bool = True,
-    mig_strategy: str | None = None,
     service_monitor: bool = False,
     nfd: bool = True,
     driver_root: str | None = None,
@@ -39,14 +38,6 @@ def values(
         },
         "cdi": {"enabled": True},
     }
-    if mig_strategy:
-        out["mig"] = {"strategy": mig_strategy}
-        # Our mig-parted ConfigMap (components.platform.mig), not the chart's default:
-        # its entries are built from the catalog's profiles for the pools' GPUs.
-        out["migManager"] = {
-            "enabled": True,
-            "config": {"name": MIG_PARTED_CONFIG, "default": MIG_DISABLED},
-        }
     if driver_root:
         out["hostPaths"] = {"driverInstallDir": driver_root}
         out["toolkit"]["installDir"] = driver_root

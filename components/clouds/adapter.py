@@ -1,0 +1,58 @@
+"""A :class:`~components.clouds.contract.CloudProvider` made of a cloud's module functions.
+
+Every cloud today keeps its contract in two pure modules, ``<cloud>/fabric.py``
+(``describe``) and ``<cloud>/kubernetes.py`` (``addon_defaults``,
+``chart_values``, ``parts``); its ``provider.py`` names them here, so the
+mapping from contract to code is one short, typed table per cloud.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from components.catalog import Cloud
+
+if TYPE_CHECKING:
+    from components.fabric.addons import ResolvedAddons
+    from components.fabric.description import FabricDescription
+    from components.fabric.layer import Part
+    from components.fabric.plugins import ChartValues
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+Fabrics = Mapping[str, "FabricDescription"]
+
+
+@dataclass(frozen=True)
+class FunctionProvider:
+    """The cloud's contract, one function per member (``spec_check`` optional)."""
+
+    cloud: Cloud
+    describe_pool: Callable[[ClusterSpec, GpuNodePoolSpec], FabricDescription]
+    defaults: Callable[[ClusterSpec, Fabrics], Mapping[str, bool]]
+    values_for: Callable[[str, ClusterSpec, Fabrics], Mapping[str, Any]]
+    cloud_parts: Callable[[ClusterSpec, Fabrics, ResolvedAddons], Sequence[Part]]
+    spec_check: Callable[[ClusterSpec], None] | None = None
+
+    def check(self, spec: ClusterSpec) -> None:
+        if self.spec_check is not None:
+            self.spec_check(spec)
+
+    def describe(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
+        return self.describe_pool(spec, pool)
+
+    def node_labels(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> Mapping[str, str]:
+        return {}  # the describer sets the cloud's labels on the description
+
+    def addon_defaults(self, spec: ClusterSpec, fabrics: Fabrics) -> Mapping[str, bool]:
+        return self.defaults(spec, fabrics)
+
+    def chart_values(self, addon: str, spec: ClusterSpec, fabrics: Fabrics) -> Mapping[str, Any]:
+        return self.values_for(addon, spec, fabrics)
+
+    def parts(
+        self, spec: ClusterSpec, fabrics: Fabrics, addons: ResolvedAddons, values: ChartValues
+    ) -> Sequence[Part]:
+        # The cloud's own releases take the cloud's values only (they are its add-ons).
+        return self.cloud_parts(spec, fabrics, addons)

@@ -1,0 +1,42 @@
+"""The fabric layer's data: manifests, pinned Helm releases and the parts that hold them.
+
+Plain values with no behaviour, so the modules that build parts
+(:mod:`components.fabric.parts`, :mod:`components.fabric.injection`, the clouds,
+the platform) and the one that orders them (:mod:`components.fabric.layer`)
+depend on this module, not on each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.versions import Chart
+
+Manifest = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HelmRelease:
+    """A pinned chart installed as a Helm release (values are plain data)."""
+
+    release: str
+    chart: Chart
+    namespace: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One installable piece of the layer (e.g. ``multus``, ``gpu-operator``, ``nads``).
+
+    ``name`` is part of every child's Pulumi name: renaming a part replaces its
+    resources, so names are a compatibility surface.
+    """
+
+    name: str
+    manifests: tuple[Manifest, ...] = ()
+    charts: tuple[HelmRelease, ...] = ()
+    after: tuple[str, ...] = ()
+    description: str = ""

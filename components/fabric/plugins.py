@@ -1,0 +1,130 @@
+"""Where the fabric layer plugs in what it does not know: the cloud and the layers above it.
+
+The fabric layer is cloud-agnostic and sits under the platform layer, so it
+imports neither. It reaches them only through a :class:`LayerPlugins` value:
+the cloud's describer and Kubernetes parts, and the contributors above the
+fabric (the platform layer: teams, quotas, MIG) which add node labels, add-on
+defaults, chart values and parts through the same :class:`LayerContributor`
+shape. The whole checklist of what a cloud provides is
+:mod:`components.clouds.contract`; the registry that fills this value is
+:mod:`components.clouds.registry`.
+
+Callers pass the value explicitly (``build_layer(spec, fabrics, plugins)``);
+when they do not, the registry installed at ``import components`` is used, the
+way dranet's cloud providers register themselves, so ``describe_cluster(spec)``
+keeps working in scripts and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from components.catalog import Cloud
+from components.fabric.manifests.values import deep_merge
+
+if TYPE_CHECKING:
+    from components.fabric.addons import ResolvedAddons
+    from components.fabric.description import FabricDescription
+    from components.fabric.layer import Part
+    from components.spec import ClusterSpec, GpuNodePoolSpec
+
+
+class ChartValues(Protocol):
+    """Helm values a contributor adds to an add-on's release (``{}`` when it has none)."""
+
+    def chart_values(
+        self, addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    ) -> Mapping[str, Any]: ...
+
+
+class LayerContributor(ChartValues, Protocol):
+    """Anything that adds to the Kubernetes layer: a cloud, or a layer above the fabric."""
+
+    def node_labels(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> Mapping[str, str]:
+        """Labels the pool's nodes need (merged under the spec's own pool labels)."""
+        ...
+
+    def addon_defaults(
+        self, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    ) -> Mapping[str, bool]:
+        """Add-ons switched on or off by default (the spec's ``enabled`` still wins)."""
+        ...
+
+    def parts(
+        self,
+        spec: ClusterSpec,
+        fabrics: Mapping[str, FabricDescription],
+        addons: ResolvedAddons,
+        values: ChartValues,
+    ) -> Sequence[Part]:
+        """Layer parts; ``values`` gives every contributor's chart values for a release."""
+        ...
+
+
+class CloudLayer(LayerContributor, Protocol):
+    """What the fabric layer needs from a cloud (the full contract adds the rest)."""
+
+    def check(self, spec: ClusterSpec) -> None:
+        """Refuse specs the cloud cannot build (``SpecError`` naming the field)."""
+        ...
+
+    def describe(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
+        """The pool's fabric description (pure: no SDK, equal on preview and apply)."""
+        ...
+
+
+@dataclass(frozen=True)
+class MergedValues:
+    """Chart values of several contributors, later ones winning (the cloud is last)."""
+
+    sources: tuple[ChartValues, ...]
+
+    def chart_values(
+        self, addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    ) -> Mapping[str, Any]:
+        return deep_merge({}, *(s.chart_values(addon, spec, fabrics) for s in self.sources))
+
+
+@dataclass(frozen=True)
+class LayerPlugins:
+    """The cloud layers by cloud, and the contributors above the fabric, in order."""
+
+    clouds: Mapping[Cloud, CloudLayer]
+    above: tuple[LayerContributor, ...] = ()
+
+    def cloud(self, cloud: Cloud) -> CloudLayer:
+        found = self.clouds.get(cloud)
+        if found is None:
+            known = ", ".join(sorted(c.value for c in self.clouds)) or "none"
+            raise LookupError(f"no cloud layer registered for '{cloud.value}'; registered: {known}")
+        return found
+
+    def contributors(self, cloud: Cloud) -> tuple[LayerContributor, ...]:
+        """Every contributor for a cluster on ``cloud``: the cloud first, then the layers above."""
+        return (self.cloud(cloud), *self.above)
+
+    def values(self, cloud: Cloud) -> MergedValues:
+        """Chart values: the layers above first, the cloud's own values last (they win)."""
+        return MergedValues((*self.above, self.cloud(cloud)))
+
+
+_installed: list[LayerPlugins] = []
+
+
+def install(plugins: LayerPlugins) -> None:
+    """Make ``plugins`` the default (``components.clouds.registry`` does it on import)."""
+    _installed[:] = [plugins]
+
+
+def installed(plugins: LayerPlugins | None = None) -> LayerPlugins:
+    """``plugins`` if given, else the installed default; fails loudly when there is none."""
+    if plugins is not None:
+        return plugins
+    if not _installed:
+        raise LookupError(
+            "no cloud layers installed: `import components` installs the cloud registry; "
+            "or pass a LayerPlugins value"
+        )
+    return _installed[0]

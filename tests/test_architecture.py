@@ -1,0 +1,262 @@
+"""The house rules (issue 22): which way the parts depend, and the cloud contract's tables.
+
+The import graph is read statically (AST) from ``components/``: every ``import``
+and ``from ... import``, including the lazy ones inside functions (they run, and
+a circle of lazy imports is still a circle), but not those under
+``if TYPE_CHECKING:`` (they never run; they only name types).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from components.catalog import Cloud
+from components.clouds.contract import CloudProvider
+from components.clouds.registry import PLUGINS, PROVIDERS, provider_for
+from components.fabric.layer import build_layer
+from components.fabric.model import Part
+from components.fabric.plugins import LayerPlugins
+from components.plan.fakes import FAKES
+from components.plan.mocks import _load_fakes
+from components.spec import load_spec
+from tests.specs import spec_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+# Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL.
+CLOUD_FREE = ("components/fabric", "components/platform", "components/nccl")
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(sub) for stmt in node.body for sub in ast.walk(stmt))
+    return skip
+
+
+def import_graph(root: Path, package: str = "components") -> dict[str, set[str]]:
+    """Module -> the package modules it imports at run time (resolved to real modules)."""
+    files = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
+
+    def resolve(name: str) -> str:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text())
+        skip = _type_checking_nodes(tree)
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                deps.update(resolve(a.name) for a in node.names if a.name.startswith(package))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+                    for _ in range(node.level - 1):
+                        pkg = pkg.rpartition(".")[0]
+                    base = f"{pkg}.{base}" if base else pkg
+                if base.split(".")[0] != package:
+                    continue
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    deps.add(full if full in files else resolve(base))
+        deps.discard(name)
+        deps.discard("")
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work: list[tuple[str, Any]] = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+# -- the checker can fail -------------------------------------------------------------
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_checker_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_path) -> None:
+    _write(tmp_path, {
+        "components/__init__.py": "",
+        "components/a.py": "def f():\n    from components import b\n",
+        "components/b.py": "from components.a import f\n",
+        "components/c.py": (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from components.d import x\n"
+        ),
+        "components/d.py": "from components.c import TYPE_CHECKING\n",
+    })
+    graph = import_graph(tmp_path)
+    assert graph["components.a"] == {"components.b"}
+    assert graph["components.c"] == set()
+    assert cycles(graph) == [["components.a", "components.b"]]
+
+
+# -- the rules ------------------------------------------------------------------------
+def test_no_import_cycle_among_components_modules() -> None:
+    # Before issue 22: fabric <-> platform (11 modules), cluster <-> existing and
+    # gcp fabric <-> layout <-> rxdm.
+    assert cycles(import_graph(ROOT)) == []
+
+
+def _cloud_free_files() -> list[Path]:
+    return sorted(p for d in CLOUD_FREE for p in (ROOT / d).rglob("*.py"))
+
+
+def test_fabric_platform_and_nccl_import_no_cloud_package() -> None:
+    graph = import_graph(ROOT)
+    offenders = {
+        name: sorted(d for d in deps if d.startswith("components.clouds"))
+        for name, deps in graph.items()
+        if name.startswith(tuple(d.replace("/", ".") for d in CLOUD_FREE))
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+@pytest.mark.parametrize("path", _cloud_free_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_cloud_package_by_string_either(path: Path) -> None:
+    """No ``importlib``/``__import__`` and no string naming a cloud package (docstrings
+    may point a reader to one)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(n.value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    for node in ast.walk(tree):
+        if id(node) in docstrings:
+            continue
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            assert name not in ("importlib", "import_module", "__import__"), (path, node.lineno)
+        if isinstance(node, ast.alias):
+            assert node.name.split(".")[0] != "importlib", (path, node.name)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            assert "components.clouds" not in node.value, (path, node.lineno)
+        if isinstance(node, ast.JoinedStr):
+            text = ast.unparse(node)
+            assert "components.clouds" not in text and "clouds." not in text, (path, text)
+
+
+# -- the contract's tables --------------------------------------------------------------
+CONTRACT_MEMBERS = ("cloud", "check", "describe", "node_labels", "addon_defaults",
+                    "chart_values", "parts")
+
+
+@pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
+def test_every_cloud_has_a_provider_with_the_whole_contract(cloud: Cloud) -> None:
+    provider: CloudProvider = provider_for(cloud)
+    assert provider.cloud is cloud
+    for member in CONTRACT_MEMBERS:
+        assert hasattr(provider, member), member
+    assert PLUGINS.cloud(cloud) is provider
+
+
+def test_registry_lists_every_cloud_once() -> None:
+    assert sorted(c.value for c in PROVIDERS) == sorted(c.value for c in Cloud)
+
+
+@pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
+def test_every_cloud_has_offline_fakes(cloud: Cloud) -> None:
+    fakes = FAKES[cloud]
+    assert fakes.resource_outputs  # every cloud creates resources a plan must answer
+    assert all(callable(f) for f in fakes.resource_outputs.values())
+    assert all(callable(f) for f in fakes.calls.values())
+
+
+def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped() -> None:
+    partial = {c: f for c, f in FAKES.items() if c is not Cloud.OCI}
+    with pytest.raises(LookupError, match="oci"):
+        _load_fakes(partial)
+
+
+def test_the_fakes_live_with_the_planner_not_in_the_cloud_packages() -> None:
+    assert not list((ROOT / "components" / "clouds").rglob("fakes.py"))
+    assert sorted(p.stem for p in (ROOT / "components/plan/fakes").glob("*.py")) == [
+        "__init__", "aws", "azure", "digitalocean", "gcp", "oci",
+    ]
+
+
+# -- the layer takes the contract as a value ------------------------------------------------
+class _MarkerLayer:
+    """Wraps a real cloud layer and adds one part, to see the value reach the layer."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def parts(self, spec, fabrics, addons, values) -> list[Part]:  # type: ignore[no-untyped-def]
+        return [*self.inner.parts(spec, fabrics, addons, values), Part("marker")]
+
+
+def test_build_layer_uses_the_plugins_it_is_given() -> None:
+    from components.fabric.description import describe_cluster
+
+    spec = load_spec(spec_dict("aws"))
+    plugins = LayerPlugins(clouds={Cloud.AWS: _MarkerLayer(provider_for(Cloud.AWS))},
+                           above=PLUGINS.above)
+    layer = build_layer(spec, describe_cluster(spec, plugins), plugins)
+    assert "marker" in layer.names
+    assert "marker" not in build_layer(spec, describe_cluster(spec)).names
+    with pytest.raises(LookupError, match="no cloud layer registered for 'gcp'"):
+        build_layer(load_spec(spec_dict("gcp")), {}, plugins)
