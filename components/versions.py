@@ -113,6 +113,14 @@ GKE_PAUSE = Image(
 # namespaces (GKE A3 Mega: aperture devices, import-helper module, TCP ingress).
 HOST_TOOLS = Image("ubuntu", "24.04")
 
+# -- AWS (EKS) -------------------------------------------------------------------
+# The vpc-cni EKS add-on, managed so the cluster runs one new enough for efa-only
+# interfaces (>= 1.18.5, EKS user guide node-efa.adoc). v1.20.1-eksbuild.3: the
+# newest add-on version the EKS user guide (managing-vpc-cni) lists for Kubernetes
+# 1.27-1.33; `aws.vpc_cni_version` overrides it.
+EKS_VPC_CNI_ADDON = "v1.20.1-eksbuild.3"
+EKS_VPC_CNI_EFA_ONLY_MIN = (1, 18, 5)
+
 # -- Azure (AKS InfiniBand) ------------------------------------------------------
 # DOCA (MOFED) driver container the NicClusterPolicy runs on ND nodes; the version
 # Azure/aks-rdma-infiniband configs pin (the operator appends the OS/arch suffix).

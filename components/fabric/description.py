@@ -134,7 +134,11 @@ class FabricDescription:
     host_paths: Mapping[str, str] = field(default_factory=dict)  # host path -> pod mount path
     needs_nccl_installer: bool = False
     shm_size: str = "64Gi"
+    # Full-node amounts, scaled with the pod's GPU share by the pod fragment:
+    # 2 MiB hugepages (requests == limits), and a memory *request* (no limit) that
+    # hugepages need (the API server refuses hugepages without a cpu or memory entry).
     hugepages_2mi: str | None = None
+    memory_request: str | None = None
     # ConfigMaps workloads mount (name -> mount path), e.g. Azure NCCL topology files.
     config_map_mounts: Mapping[str, str] = field(default_factory=dict)
     # Static pod annotations and native sidecars (init containers with restartPolicy

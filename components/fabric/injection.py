@@ -77,6 +77,14 @@ def _pool_condition(fabric: FabricDescription, several: bool) -> list[dict[str, 
 
 def _strategic_patch(fragment: PodFragment) -> dict[str, Any]:
     container = {"name": f"{{{{ {FIRST}.name }}}}", **fragment.container_patch()}
+    requests = container.get("resources", {}).get("requests")
+    if requests and fragment.requests:
+        # Requests-only entries (memory beside hugepages) use Kyverno's add-if-absent
+        # anchor: a request the pod already sets is the user's sizing.
+        container["resources"]["requests"] = {
+            (f"+({k})" if k in fragment.requests and k not in fragment.limits else k): v
+            for k, v in requests.items()
+        }
     if fragment.container_claims:
         # Claims are added by the JSON patch rule (it also removes the GPU count).
         resources = dict(container.get("resources", {}))

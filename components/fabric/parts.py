@@ -224,7 +224,10 @@ def fabric_claim_templates(
                 nic_class=nic_class,
                 nic_selectors=nic_selectors,
                 gpus_per_root=fabric.machine.gpus_per_pcie_root,
-                nics_per_gpu=max(1, fabric.machine.fabric_nics // fabric.machine.gpus),
+                # NICs of one PCIe root: never more NICs than the node has (p4d: 4 EFA
+                # for 8 GPUs, 1 per 2-GPU root).
+                nics_per_root=max(1, fabric.machine.fabric_nics
+                                  * fabric.machine.gpus_per_pcie_root // fabric.machine.gpus),
             )
             objects.append(dra.claim_template(
                 claim_template_name(fabric, n), ns, classes.api_version, claim,

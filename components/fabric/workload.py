@@ -45,6 +45,9 @@ class PodFragment:
     volume_mounts: list[dict[str, Any]] = field(default_factory=list)
     capabilities: list[str] = field(default_factory=list)
     privileged: bool = False
+    # Requests without a matching limit (memory for hugepages: a limit would cap the
+    # training process's host memory).
+    requests: dict[str, str] = field(default_factory=dict)
     resource_claims: list[dict[str, str]] = field(default_factory=list)
     container_claims: list[str] = field(default_factory=list)
     sidecars: list[dict[str, Any]] = field(default_factory=list)
@@ -56,6 +59,9 @@ class PodFragment:
         patch: dict[str, Any] = {}
         if self.limits:
             patch["resources"] = {"limits": dict(self.limits), "requests": dict(self.limits)}
+        if self.requests:
+            resources = patch.setdefault("resources", {})
+            resources["requests"] = {**self.requests, **resources.get("requests", {})}
         if self.container_claims:
             patch.setdefault("resources", {})["claims"] = [
                 {"name": c} for c in self.container_claims
@@ -114,9 +120,13 @@ class PodFragment:
         target = target or containers[0]
         patch = self.container_patch()
         res = target.setdefault("resources", {})
+        # A request the container already sets for a requests-only entry (its memory)
+        # is the user's sizing: keep it.
+        kept = {k: v for k, v in res.get("requests", {}).items() if k in self.requests}
         for key in ("limits", "requests"):
             if key in patch.get("resources", {}):
                 res.setdefault(key, {}).update(patch["resources"][key])
+        res.get("requests", {}).update(kept)
         if "claims" in patch.get("resources", {}):
             _merge_named(res.setdefault("claims", []), patch["resources"]["claims"])
         _merge_named(target.setdefault("env", []), patch.get("env", []))
@@ -194,8 +204,11 @@ def pod_fragment(fabric: FabricDescription, gpus: int) -> PodFragment:
         for res, full in fabric.pooled_resources.items():
             count = math.ceil(full * share) if fabric.pooled_scaling == "per_gpu" else full
             limits[res] = str(count)
+    requests: dict[str, str] = {}
     if fabric.hugepages_2mi:
-        limits["hugepages-2Mi"] = fabric.hugepages_2mi
+        limits["hugepages-2Mi"] = scaled_mebibytes(fabric.hugepages_2mi, gpus, machine.gpus)
+    if fabric.memory_request:
+        requests["memory"] = scaled_mebibytes(fabric.memory_request, gpus, machine.gpus)
     annotations.update(_network_annotations(fabric, gpus))
     env = dict(fabric.nccl_env)
     volumes: list[dict[str, Any]] = [
@@ -223,11 +236,21 @@ def pod_fragment(fabric: FabricDescription, gpus: int) -> PodFragment:
         volume_mounts=mounts,
         capabilities=["IPC_LOCK"] if machine.fabric.is_rdma else [],
         privileged=fabric.privileged,
+        requests=requests,
         resource_claims=claims,
         container_claims=container_claims,
         sidecars=[copy.deepcopy(dict(s)) for s in fabric.sidecars],
         host_network=fabric.attach is Attach.HOST_NETWORK,
     )
+
+
+def scaled_mebibytes(full_node: str, gpus: int, node_gpus: int) -> str:
+    """A full-node ``NNNMi`` amount for ``gpus`` of ``node_gpus`` GPUs, rounded up to a
+    whole 2 MiB page (hugepage quantities must be multiples of the page size)."""
+    if not full_node.endswith("Mi") or not full_node[:-2].isdigit():
+        raise FragmentError(f"expected a quantity in Mi, got {full_node!r}")
+    mib = math.ceil(int(full_node[:-2]) * gpus / node_gpus)
+    return f"{mib + mib % 2}Mi"
 
 
 def _network_annotations(fabric: FabricDescription, gpus: int) -> dict[str, str]:

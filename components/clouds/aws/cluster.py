@@ -31,6 +31,7 @@ from components.clouds.aws.layout import (
     partition,
     pool_plans,
     service_cidr,
+    vpc_cni_version,
 )
 from components.clouds.aws.network import (
     Network,
@@ -42,7 +43,6 @@ from components.clouds.aws.nodegroup import (
     efa_security_group,
     gpu_launch_template,
     gpu_node_group,
-    self_reference,
     system_node_group,
 )
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
@@ -91,11 +91,25 @@ class AwsGpuCluster(GpuCluster):
             opts=self.child_opts(),
         )
         cluster_sg = self.eks.vpc_config.apply(lambda c: str(c.cluster_security_group_id))
+        # Fabric rules go only on the group this program owns. The EKS-created cluster SG
+        # already allows all inbound from itself (a second copy fails with
+        # InvalidPermission.Duplicate), and on the combined efa-primary interface the EFA
+        # SG rides along: SG rules are a union, so its self rules cover EFA traffic
+        # (terraform-aws-eks v21 adds `all_self_efa` only to the node-group SG it creates).
         efa_sg = efa_security_group(self.name, spec.name, net.vpc_id, tags, self.child_opts)
-        if opts.efa_interface_layout == "efa-primary":
-            # The cluster SG rides on the combined EFA primary: EFA needs its self-egress too.
-            self_reference(f"{self.name}-cluster-sg-efa", cluster_sg, "EFA (cluster SG)",
-                           self.child_opts)
+        # Managed vpc-cni at a version that handles efa-only interfaces, installed
+        # before compute (terraform-aws-eks `before_compute`): GPU nodes boot with it.
+        vpc_cni = aws.eks.Addon(
+            f"{self.name}-vpc-cni",
+            cluster_name=self.eks.name,
+            addon_name="vpc-cni",
+            addon_version=vpc_cni_version(spec, plans),
+            # EKS installed a self-managed aws-node at creation: take it over.
+            resolve_conflicts_on_create="OVERWRITE",
+            resolve_conflicts_on_update="PRESERVE",
+            tags=tags or None,
+            opts=self.child_opts(),
+        )
         system = system_node_group(
             self.name, self.eks, node_role.arn, net.private_subnet_ids,
             spec.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE,
@@ -119,7 +133,8 @@ class AwsGpuCluster(GpuCluster):
             node_group = gpu_node_group(
                 base, self.eks, node_role.arn, net.gpu_subnet_id, pool_plan,
                 self.fabrics[pool.name], template, k8s_version, tags,
-                lambda **kw: self.child_opts(depends_on=[*node_attach, *net.ready], **kw),
+                lambda **kw: self.child_opts(depends_on=[*node_attach, *net.ready, vpc_cni],
+                                             **kw),
             )
             pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,
                                       node_group.node_group_name))

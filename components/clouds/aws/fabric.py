@@ -1,9 +1,10 @@
 """How EKS GPU node groups hand EFA devices to pods (pure; no SDK).
 
 Device plugin (default): ``vpc.amazonaws.com/efa`` from aws-efa-k8s-device-plugin,
-``efa per GPU x GPUs`` per pod (p5: 4 x 8 = 32), 2 MiB hugepages (the EFA driver
-pre-allocates them) and /dev/shm. DRA (Kubernetes >= 1.34, opt-in): EFA devices
-through DraNet claims aligned with the GPUs on pcieRoot.
+``efa per GPU x GPUs`` per pod (p5: 4 x 8 = 32), 2 MiB hugepages for the pod's GPU
+share (the EFA installer pre-allocates them) with a memory request, and /dev/shm.
+DRA (Kubernetes >= 1.34, opt-in): EFA devices through DraNet claims aligned with the
+GPUs on pcieRoot (p4d: 2 GPUs + 1 EFA per root).
 """
 
 from __future__ import annotations
@@ -24,9 +25,19 @@ if TYPE_CHECKING:
     from components.spec import ClusterSpec, GpuNodePoolSpec
 
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
-# The EFA driver pre-allocates 5128 x 2 MiB hugepages per node (EKS node-efa doc);
-# libfabric uses them for its bounce buffers, so a pod asks for 5120Mi.
+# Hugepages for libfabric's bounce buffers, for a full node; a pod asks for its GPU
+# share (p5: 640Mi per GPU). Full-node figure: awsome-distributed-training
+# micro-benchmarks/nccl-tests/kubernetes/nccl-tests.yaml (hugepages-2Mi: 5120Mi for 8
+# GPUs). What the node offers: the AL2023 AMI runs the EFA installer
+# (amazon-eks-ami templates/al2023/provisioners/install-efa.sh), which pre-allocates
+# 5128 x 2 MiB = 10256Mi (EKS node-efa doc); awsome's READMEs show 21122Mi allocatable
+# on a p4de and 42242Mi on a p5. Eight 1-GPU pods (8 x 640Mi) fit in the smallest.
 EFA_HUGEPAGES = "5120Mi"
+# Memory *request* beside the hugepages (the API server refuses hugepages with neither
+# cpu nor memory: kubernetes pkg/apis/core/validation "HugePages require cpu or
+# memory"). Full-node figure from the same awsome MPIJob (memory: 32000Mi for 8 GPUs),
+# scaled with the GPU share; requested only, never a limit on the training process.
+EFA_MEMORY_REQUEST = "32000Mi"
 # Node labels our GPU node groups carry (the EFA and NVIDIA device plugins select on them).
 EFA_PRESENT_LABEL = "vpc.amazonaws.com/efa.present"
 
@@ -72,4 +83,5 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         dra=dra_classes(spec) if dra else None,
         gpu_dra=dra,
         hugepages_2mi=EFA_HUGEPAGES if machine.has_fabric else None,
+        memory_request=EFA_MEMORY_REQUEST if machine.has_fabric else None,
     )

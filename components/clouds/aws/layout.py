@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from components import versions
 from components.catalog import FabricKind, Machine
 from components.clouds.aws.options import AwsOptions
 from components.fabric.problems import refuse
@@ -270,4 +271,28 @@ def pool_plan(spec: ClusterSpec, index: int, pool: GpuNodePoolSpec) -> PoolPlan:
 
 def pool_plans(spec: ClusterSpec) -> list[PoolPlan]:
     service_cidr(spec)
-    return [pool_plan(spec, i, p) for i, p in enumerate(spec.node_pools)]
+    plans = [pool_plan(spec, i, p) for i, p in enumerate(spec.node_pools)]
+    vpc_cni_version(spec, plans)
+    return plans
+
+
+def vpc_cni_version(spec: ClusterSpec, plans: list[PoolPlan]) -> str:
+    """The managed vpc-cni add-on version; refused when too old for efa-only interfaces.
+
+    EKS user guide (node-efa.adoc): EFA-only interfaces need VPC CNI 1.18.5 or later
+    (older ones do not skip them and the node's networking breaks).
+    """
+    wanted = options_of(spec).vpc_cni_version
+    version = wanted or versions.EKS_VPC_CNI_ADDON
+    efa_only = any(i.interface_type == EFA_ONLY_TYPE for p in plans for i in p.interfaces)
+    found = tuple(int(x) for x in version.lstrip("v").split("-")[0].split("."))
+    minimum = versions.EKS_VPC_CNI_EFA_ONLY_MIN
+    if efa_only and found < minimum:
+        refuse(
+            "aws.vpc_cni_version",
+            "the GPU launch templates have efa-only interfaces, which need VPC CNI "
+            f"{'.'.join(map(str, minimum))} or later; use e.g. {versions.EKS_VPC_CNI_ADDON} "
+            "(or remove aws.vpc_cni_version for the pinned default)",
+            version,
+        )
+    return version

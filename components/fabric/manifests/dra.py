@@ -11,6 +11,7 @@ groups of ``gpus_per_root`` GPUs plus as many NICs, one constraint per group
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,15 +69,22 @@ def aligned_claim_spec(
     nic_selectors: Sequence[str] = (),
     gpus_per_root: int = 1,
     nics_per_gpu: int = 1,
+    nics_per_root: int | None = None,
 ) -> dict[str, Any]:
     """Requests for ``gpus`` GPUs, each group aligned with its NICs on one PCIe root.
 
     A group is ``gpus_per_root`` GPUs (1 unless the catalog knows GPUs share a root)
-    plus ``nics_per_gpu`` NICs per GPU. ``nic_class`` None gives a GPU-only claim
-    (NICs come from a device plugin).
+    plus the NICs of that root: ``nics_per_root`` when given (p4d: 2 GPUs share 1
+    EFA), else ``nics_per_gpu`` per GPU. A group smaller than a root (a 1-GPU claim
+    on a 2-GPU root) still gets at least one NIC. ``nic_class`` None gives a GPU-only
+    claim (NICs come from a device plugin).
     """
     per_group = gpus_per_root if gpus % gpus_per_root == 0 else 1
     groups = gpus // per_group
+    if nics_per_root is not None:
+        nics_per_group = max(1, math.ceil(nics_per_root * per_group / gpus_per_root))
+    else:
+        nics_per_group = per_group * nics_per_gpu
     requests: list[dict[str, Any]] = []
     constraints: list[dict[str, Any]] = []
     for g in range(groups):
@@ -85,7 +93,7 @@ def aligned_claim_spec(
         requests.append(_request(api_version, gpu_req, gpu_class, per_group, ()))
         if nic_class:
             requests.append(
-                _request(api_version, nic_req, nic_class, per_group * nics_per_gpu, nic_selectors)
+                _request(api_version, nic_req, nic_class, nics_per_group, nic_selectors)
             )
             constraints.append({"requests": [gpu_req, nic_req], "matchAttribute": PCIE_ROOT})
     devices: dict[str, Any] = {"requests": requests}
