@@ -442,17 +442,12 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
         round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s (2x p4de, same 4x100G EFA)",
         _AWS, network_cards=4,
-        # 4 PCIe roots, each 2 GPUs + 1 EFA (kubernetes-sigs/dranet
-        # examples/aws_eks_examples/gpu-efa/README.md, live p4d ResourceSlices).
-        gpus_per_pcie_root=2,
     ),
     Machine(
         Cloud.AWS, "p4de.24xlarge", "P4de", A100_80, 8,
         FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
         round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s all_reduce at 2 GiB (awsome)",
         _AWS, network_cards=4,
-        # Same board as p4d (dranet's gpu-efa README: "the same pattern applies to p4de").
-        gpus_per_pcie_root=2,
     ),
     Machine(
         Cloud.AWS, "p5.48xlarge", "P5", H100_80, 8,

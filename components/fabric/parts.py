@@ -216,6 +216,7 @@ def fabric_claim_templates(
             [f'device.attributes["{classes.nic_driver}"].rdma == true']
             if nic_class and not classes.managed_nics else []
         )
+        gpus_per_root, nics_per_root = _alignment_group(fabric)
         for n in claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts):
             claim = dra.aligned_claim_spec(
                 classes.api_version,
@@ -223,16 +224,30 @@ def fabric_claim_templates(
                 gpu_class=classes.gpu_class,
                 nic_class=nic_class,
                 nic_selectors=nic_selectors,
-                gpus_per_root=fabric.machine.gpus_per_pcie_root,
-                # NICs of one PCIe root: never more NICs than the node has (p4d: 4 EFA
-                # for 8 GPUs, 1 per 2-GPU root).
-                nics_per_root=max(1, fabric.machine.fabric_nics
-                                  * fabric.machine.gpus_per_pcie_root // fabric.machine.gpus),
+                gpus_per_root=gpus_per_root,
+                nics_per_root=nics_per_root,
             )
             objects.append(dra.claim_template(
                 claim_template_name(fabric, n), ns, classes.api_version, claim,
             ))
     return objects
+
+
+def _alignment_group(fabric: FabricDescription) -> tuple[int, int]:
+    """GPUs and NICs of one alignment group, from the catalog's GPU <-> NIC pairing.
+
+    Never more NICs than the node has: a p4d group is 2 GPUs + 1 EFA (4 EFA for 8
+    GPUs), where one NIC per GPU would ask for 8. A group (PCIe switch) sits under one
+    PCIe root, so its devices share ``resource.kubernetes.io/pcieRoot``.
+    """
+    from components.catalog import gpu_nic_pairing
+
+    machine = fabric.machine
+    pairing = gpu_nic_pairing(machine)
+    if pairing is not None:
+        return pairing.gpus_per_group, pairing.nics_per_group
+    per_root = machine.gpus_per_pcie_root
+    return per_root, max(1, machine.fabric_nics * per_root // machine.gpus)
 
 
 def dra_parts(
