@@ -324,14 +324,14 @@ AZURE_IB_GB = NcclProfile(
     ),
 )
 # DigitalOcean fabric NICs (RoCE over fabric0..N), env from DO-Solutions/slinky-on-doks.
-def _do_roce(nics: int) -> NcclProfile:
+def _do_roce(hcas: Iterable[str]) -> NcclProfile:
     return NcclProfile(
         transport="NET/IB",
         net="IB",
         plugin=None,
         env=_env(
             NCCL_SOCKET_IFNAME="eth0",
-            NCCL_IB_HCA=",".join(f"mlx5_{i}" for i in range(nics)),
+            NCCL_IB_HCA=",".join(hcas),
             NCCL_IB_GID_INDEX="3",
             NCCL_NET_GDR_LEVEL="5",
         ),
@@ -364,6 +364,19 @@ def _names(prefix: str, count: int, suffix: str = "") -> tuple[str, ...]:
 
 def _mlx(*indices: int) -> tuple[str, ...]:
     return tuple(f"mlx5_{i}" for i in indices)
+
+
+# The RDMA devices of each fabric machine, in rail order, typed once: the same list
+# is the machine's ``hca_names`` and its NCCL_IB_HCA. DO: mlx5_0.. on fabric0..
+# (DO-Solutions/slinky-on-doks); OCI: the order of oci-hpc-oke's NCCL_IB_HCA lists.
+_DO_HCAS_8 = _mlx(*range(8))
+_DO_HCAS_16 = _mlx(*range(16))
+_OCI_HCAS_GPU4 = _mlx(0, 2, 6, 8, 10, 12, 14, 16, 1, 3, 7, 9, 11, 13, 15, 17)
+_OCI_HCAS_A100 = _mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12)
+_OCI_HCAS_H100 = _mlx(0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17)
+_OCI_HCAS_H200_B200 = _mlx(0, 3, 4, 5, 6, 9, 10, 11)
+_OCI_HCAS_MI300X = _mlx(0, 2, 3, 4, 5, 7, 8, 9)
+_OCI_HCAS_GB200 = _mlx(0, 1, 2, 3, 5, 6, 7, 8)
 
 
 _GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth")
@@ -552,31 +565,31 @@ MACHINES: tuple[Machine, ...] = (
     # -------------------------------------------------------- DigitalOcean --
     Machine(
         Cloud.DIGITALOCEAN, "gpu-h200x8-1128gb-fabric-contracted", "H200 fabric", H200_141, 8,
-        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(8),
+        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(_DO_HCAS_8),
         _derived(8, 400, 0.7), DERIVED_RDMA,
         (*_DO, "shared/seeds/digitalocean-doks-multinode-gpu.md"),
-        nic_names=_names("fabric", 8), hca_names=_mlx(*range(8)),
+        nic_names=_names("fabric", 8), hca_names=_DO_HCAS_8,
         notes="Per-NIC speed (400 Gb/s) is not stated by DO (unconfirmed).",
     ),
     Machine(
         Cloud.DIGITALOCEAN, "gpu-mi300x8-1536gb-fabric-contracted", "MI300X fabric", MI300X, 8,
-        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(8),
+        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(_DO_HCAS_8),
         300.0, "measured: ~85% of the ~350 GB/s 2-node RCCL figure slinky-on-doks expects",
         (*_DO, "DO-Solutions/slinky-on-doks"),
-        nic_names=_names("fabric", 8), hca_names=_mlx(*range(8)),
+        nic_names=_names("fabric", 8), hca_names=_DO_HCAS_8,
     ),
     Machine(
         Cloud.DIGITALOCEAN, "gpu-mi325x8-2048gb-fabric-contracted", "MI325X fabric", MI325X, 8,
-        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(8),
+        FabricKind.ROCE, 8, 400, 3200, None, _do_roce(_DO_HCAS_8),
         _derived(8, 400, 0.7), DERIVED_RDMA, _DO,
-        nic_names=_names("fabric", 8), hca_names=_mlx(*range(8)),
+        nic_names=_names("fabric", 8), hca_names=_DO_HCAS_8,
         notes="Per-NIC speed unconfirmed.",
     ),
     Machine(
         Cloud.DIGITALOCEAN, "gpu-b300x8-2304gb-fabric-contracted", "B300 fabric", B300, 8,
-        FabricKind.ROCE, 16, 400, 6400, None, _do_roce(16),
+        FabricKind.ROCE, 16, 400, 6400, None, _do_roce(_DO_HCAS_16),
         _derived(16, 400, 0.7), DERIVED_RDMA, (*_DO, "DO-Solutions/slinky-on-doks"),
-        nic_names=_names("fabric", 16), hca_names=_mlx(*range(16)),
+        nic_names=_names("fabric", 16), hca_names=_DO_HCAS_16,
         notes="2 fabric NICs per GPU; per-NIC speed unconfirmed.",
     ),
     Machine(
@@ -595,77 +608,77 @@ MACHINES: tuple[Machine, ...] = (
     Machine(
         Cloud.OCI, "BM.GPU4.8", "GPU4", A100_40, 8,
         FabricKind.ROCE, 16, 100, 1600, 4220,
-        _oci_roce(_mlx(0, 2, 6, 8, 10, 12, 14, 16, 1, 3, 7, 9, 11, 13, 15, 17),
+        _oci_roce(_OCI_HCAS_GPU4,
                   NCCL_IB_QPS_PER_CONNECTION="4"),
         round(189.6 * 0.85, 1), "measured on BM.GPU.B4.8 (same 16x100G class): 85% of 189.6",
         _OCI, nic_names=_names("rdma", 16),
-        hca_names=_mlx(0, 2, 6, 8, 10, 12, 14, 16, 1, 3, 7, 9, 11, 13, 15, 17),
+        hca_names=_OCI_HCAS_GPU4,
         notes="Per-port speed 100 Gb/s inferred from measured busbw.",
     ),
     Machine(
         Cloud.OCI, "BM.GPU.B4.8", "B4", A100_40, 8,
         FabricKind.ROCE, 16, 100, 1600, 4220,
-        _oci_roce(_mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12),
+        _oci_roce(_OCI_HCAS_A100,
                   NCCL_IB_QPS_PER_CONNECTION="4"),
         round(189.6 * 0.85, 1), "measured: 85% of 189.6 GB/s all_reduce at 8 GiB (oci-hpc-oke)",
         _OCI, nic_names=_names("rdma", 16),
-        hca_names=_mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12),
+        hca_names=_OCI_HCAS_A100,
     ),
     Machine(
         Cloud.OCI, "BM.GPU.A100-v2.8", "A100-v2", A100_80, 8,
         FabricKind.ROCE, 16, 100, 1600, 4220,
-        _oci_roce(_mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12),
+        _oci_roce(_OCI_HCAS_A100,
                   NCCL_IB_QPS_PER_CONNECTION="4"),
         round(189.6 * 0.85, 1), "measured on BM.GPU.B4.8 (same 16x100G class): 85% of 189.6",
         _OCI, nic_names=_names("rdma", 16),
-        hca_names=_mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12),
+        hca_names=_OCI_HCAS_A100,
     ),
     Machine(
         Cloud.OCI, "BM.GPU.H100.8", "H100", H100_80, 8,
         FabricKind.ROCE, 16, 200, 3200, 4220,
-        _oci_roce(_mlx(0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17),
+        _oci_roce(_OCI_HCAS_H100,
                   NCCL_SOCKET_IFNAME="eth0", NCCL_IGNORE_CPU_AFFINITY="1",
                   NCCL_CUMEM_ENABLE="0"),
         _derived(16, 200, 0.7), DERIVED_RDMA, (*_OCI, "kubernetes-sigs/dranet oci_oke_examples"),
         nic_names=_names("rdma", 16),
-        hca_names=_mlx(0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17),
+        hca_names=_OCI_HCAS_H100,
     ),
     Machine(
         Cloud.OCI, "BM.GPU.H200.8", "H200", H200_141, 8,
         FabricKind.ROCE, 8, 400, 3200, 4220,
-        _oci_roce(_mlx(0, 3, 4, 5, 6, 9, 10, 11), NCCL_SOCKET_IFNAME="eth0",
+        _oci_roce(_OCI_HCAS_H200_B200, NCCL_SOCKET_IFNAME="eth0",
                   NCCL_IGNORE_CPU_AFFINITY="1", NCCL_CUMEM_ENABLE="0"),
         _derived(8, 400, 0.7), DERIVED_RDMA, _OCI,
-        nic_names=_names("rdma", 8), hca_names=_mlx(0, 3, 4, 5, 6, 9, 10, 11),
+        nic_names=_names("rdma", 8), hca_names=_OCI_HCAS_H200_B200,
         notes="Per-port speed unconfirmed.",
     ),
     Machine(
         Cloud.OCI, "BM.GPU.B200.8", "B200", B200, 8,
         FabricKind.ROCE, 8, 400, 3200, 4220,
-        _oci_roce(_mlx(0, 3, 4, 5, 6, 9, 10, 11), NCCL_SOCKET_IFNAME="eth0",
+        _oci_roce(_OCI_HCAS_H200_B200, NCCL_SOCKET_IFNAME="eth0",
                   NCCL_IGNORE_CPU_AFFINITY="1", NCCL_CUMEM_ENABLE="0"),
         _derived(8, 400, 0.7), DERIVED_RDMA, _OCI,
-        nic_names=_names("rdma", 8), hca_names=_mlx(0, 3, 4, 5, 6, 9, 10, 11),
+        nic_names=_names("rdma", 8), hca_names=_OCI_HCAS_H200_B200,
         notes="Per-port speed unconfirmed.",
     ),
     Machine(
         Cloud.OCI, "BM.GPU.MI300X.8", "MI300X", MI300X, 8,
         FabricKind.ROCE, 8, 400, 3200, 4220,
-        _oci_roce(_mlx(0, 2, 3, 4, 5, 7, 8, 9), NCCL_CUMEM_ENABLE="0",
+        _oci_roce(_OCI_HCAS_MI300X, NCCL_CUMEM_ENABLE="0",
                   NCCL_PXN_DISABLE="0", NCCL_NET_PLUGIN="none",
                   NCCL_IB_QPS_PER_CONNECTION="1"),
         round(357 * 0.85, 1), "measured: 85% of ~357 GB/s RCCL all_reduce at 8 GiB (oci-hpc-oke)",
-        _OCI, nic_names=_names("rdma", 8), hca_names=_mlx(0, 2, 3, 4, 5, 7, 8, 9),
+        _OCI, nic_names=_names("rdma", 8), hca_names=_OCI_HCAS_MI300X,
     ),
     Machine(
         Cloud.OCI, "BM.GPU.GB200-v3.4", "GB200-v3", GB200, 4,
         FabricKind.ROCE, 8, 400, 3200, 4220,
-        _oci_roce(_mlx(0, 1, 2, 3, 5, 6, 7, 8), NCCL_CUMEM_ENABLE="1",
+        _oci_roce(_OCI_HCAS_GB200, NCCL_CUMEM_ENABLE="1",
                   NCCL_MNNVL_ENABLE="1", NCCL_NET_GDR_C2C="1", NCCL_NET_PLUGIN="none",
                   NCCL_IB_QPS_PER_CONNECTION="1"),
         _derived(8, 400, 0.7), DERIVED_RDMA, (*_OCI, "kubernetes-sigs/dranet oci_oke_examples"),
         cpu_arch="arm64", nic_names=_names("rdma", 8),
-        hca_names=_mlx(0, 1, 2, 3, 5, 6, 7, 8), nvlink_domain=72,
+        hca_names=_OCI_HCAS_GB200, nvlink_domain=72,
     ),
     Machine(
         Cloud.OCI, "VM.GPU.A10.2", "A10", A10, 2,

@@ -479,10 +479,6 @@ class GpuNodePoolSpec(SpecModel):
         """The catalog entry (the pool is validated against the cluster's cloud)."""
         return catalog.get_machine(self.machine_type)
 
-    @property
-    def all_taints(self) -> list[TaintSpec]:
-        return list(self.taints)
-
 
 class SystemPoolSpec(SpecModel):
     """Small CPU pool for system pods and operators (never on GPU nodes)."""
@@ -526,7 +522,7 @@ class FabricSpec(SpecModel):
         "mrdma.google.com)",
     )
     mtu: int | None = Field(default=None, ge=1280, le=9216, description="Override fabric MTU")
-    nad_type: Literal["auto", "host-device", "macvlan", "ipvlan", "sriov"] = "auto"
+    nad_type: Literal["auto", "host-device", "sriov"] = "auto"
     namespaces: list[str] = Field(
         default_factory=lambda: ["default"],
         description="Namespaces that get the NetworkAttachmentDefinitions / claim templates",

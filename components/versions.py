@@ -65,7 +65,6 @@ MULTUS_THICK = Image("ghcr.io/k8snetworkplumbingwg/multus-cni", "v4.3.0-thick")
 RDMA_SHARED_DEVICE_PLUGIN = Image("ghcr.io/mellanox/k8s-rdma-shared-dev-plugin", "v1.5.3")
 SRIOV_DEVICE_PLUGIN = Image("ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin", "v3.9.0")
 CNI_PLUGINS = Image("ghcr.io/k8snetworkplumbingwg/plugins", "v1.6.2")
-WHEREABOUTS = Image("ghcr.io/k8snetworkplumbingwg/whereabouts", "v0.9.2")
 GKE_NCCL_RDMA_INSTALLER = Image(
     "us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib", "v1.1.1"
 )

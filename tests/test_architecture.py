@@ -46,8 +46,11 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
     return skip
 
 
-def import_graph(root: Path, package: str = "components") -> dict[str, set[str]]:
-    """Module -> the package modules it imports at run time (resolved to real modules)."""
+def import_graph(
+    root: Path, package: str = "components", *, type_checking: bool = False
+) -> dict[str, set[str]]:
+    """Module -> the package modules it imports at run time (resolved to real modules);
+    with ``type_checking`` also those imported only for type checking."""
     files = {_module_name(root, p): p for p in (root / package).rglob("*.py")}
 
     def resolve(name: str) -> str:
@@ -58,7 +61,7 @@ def import_graph(root: Path, package: str = "components") -> dict[str, set[str]]
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         tree = ast.parse(path.read_text())
-        skip = _type_checking_nodes(tree)
+        skip = set() if type_checking else _type_checking_nodes(tree)
         deps: set[str] = set()
         for node in ast.walk(tree):
             if id(node) in skip:
@@ -165,9 +168,11 @@ def _cloud_free_files() -> list[Path]:
 
 
 def test_fabric_platform_and_nccl_import_no_cloud_package() -> None:
-    graph = import_graph(ROOT)
+    """Not even for type checking; the contract (types only) is the one allowed import."""
+    graph = import_graph(ROOT, type_checking=True)
     offenders = {
-        name: sorted(d for d in deps if d.startswith("components.clouds"))
+        name: sorted(d for d in deps
+                     if d.startswith("components.clouds") and d != "components.clouds.contract")
         for name, deps in graph.items()
         if name.startswith(tuple(d.replace("/", ".") for d in CLOUD_FREE))
     }
@@ -260,3 +265,32 @@ def test_build_layer_uses_the_plugins_it_is_given() -> None:
     assert "marker" not in build_layer(spec, describe_cluster(spec)).names
     with pytest.raises(LookupError, match="no cloud layer registered for 'gcp'"):
         build_layer(load_spec(spec_dict("gcp")), {}, plugins)
+
+
+# -- one source per fact; nothing kept that nothing uses ----------------------------------------
+def test_oci_and_do_nccl_hca_lists_are_the_machines_hca_names() -> None:
+    """NCCL_IB_HCA is the machine's RDMA devices in rail order (typed once in the catalog).
+
+    Literal spot checks: BM.GPU.H100.8 from oci-hpc-oke's NCCL_IB_HCA for H100
+    (mlx5_2 and mlx5_11 are the host NICs), the DO H200 seed (mlx5_0..7 on fabric0..7).
+    """
+    from components.catalog import get_machine, machines
+
+    checked = 0
+    for m in machines():
+        if m.cloud in (Cloud.OCI, Cloud.DIGITALOCEAN) and m.has_fabric and m.nccl is not None:
+            assert m.nccl.env["NCCL_IB_HCA"].lstrip("=").split(",") == list(m.hca_names), m.name
+            checked += 1
+    assert checked >= 10
+    assert get_machine("BM.GPU.H100.8").hca_names[:3] == ("mlx5_0", "mlx5_1", "mlx5_3")
+    assert get_machine("gpu-h200x8-1128gb-fabric-contracted").nccl.env[  # type: ignore[union-attr]
+        "NCCL_IB_HCA"] == "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7"
+
+
+@pytest.mark.parametrize("nad_type", ["macvlan", "ipvlan"])
+def test_nad_types_no_cloud_builds_are_refused(nad_type: str) -> None:
+    """No cloud produces macvlan/ipvlan NADs; the spec said yes and then ignored it (AWS)."""
+    from components.errors import SpecError
+
+    with pytest.raises(SpecError, match="fabric.nad_type"):
+        load_spec(spec_dict("aws", fabric={"nad_type": nad_type}))

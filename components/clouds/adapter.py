@@ -2,26 +2,47 @@
 
 Every cloud today keeps its contract in two pure modules, ``<cloud>/fabric.py``
 (``describe``) and ``<cloud>/kubernetes.py`` (``addon_defaults``,
-``chart_values``, ``parts``); its ``provider.py`` names them here, so the
-mapping from contract to code is one short, typed table per cloud.
+``chart_values``, ``parts``). :meth:`FunctionProvider.of` takes the two modules
+(mypy checks them against :class:`FabricModule` and :class:`KubernetesModule`)
+so the registry names each cloud in one line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from components.catalog import Cloud
 
 if TYPE_CHECKING:
+    from components.clouds.contract import ChartValues
     from components.fabric.addons import ResolvedAddons
     from components.fabric.description import FabricDescription
-    from components.fabric.layer import Part
-    from components.fabric.plugins import ChartValues
+    from components.fabric.model import Part
     from components.spec import ClusterSpec, GpuNodePoolSpec
 
 Fabrics = Mapping[str, "FabricDescription"]
+
+
+class FabricModule(Protocol):
+    """``<cloud>/fabric.py``: the pool's fabric description."""
+
+    def describe(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription: ...
+
+
+class KubernetesModule(Protocol):
+    """``<cloud>/kubernetes.py``: the cloud's side of the Kubernetes layer."""
+
+    def addon_defaults(self, spec: ClusterSpec, fabrics: Fabrics) -> Mapping[str, bool]: ...
+
+    def chart_values(
+        self, addon: str, spec: ClusterSpec, fabrics: Fabrics
+    ) -> Mapping[str, Any]: ...
+
+    def parts(
+        self, spec: ClusterSpec, fabrics: Fabrics, addons: ResolvedAddons
+    ) -> Sequence[Part]: ...
 
 
 @dataclass(frozen=True)
@@ -34,6 +55,18 @@ class FunctionProvider:
     values_for: Callable[[str, ClusterSpec, Fabrics], Mapping[str, Any]]
     cloud_parts: Callable[[ClusterSpec, Fabrics, ResolvedAddons], Sequence[Part]]
     spec_check: Callable[[ClusterSpec], None] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        cloud: Cloud,
+        fabric: FabricModule,
+        kubernetes: KubernetesModule,
+        check: Callable[[ClusterSpec], None] | None = None,
+    ) -> FunctionProvider:
+        """The provider of a cloud whose contract is its ``fabric`` and ``kubernetes`` modules."""
+        return cls(cloud, fabric.describe, kubernetes.addon_defaults, kubernetes.chart_values,
+                   kubernetes.parts, check)
 
     def check(self, spec: ClusterSpec) -> None:
         if self.spec_check is not None:

@@ -17,17 +17,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from components.catalog import Cloud
-from components.clouds.aws.provider import PROVIDER as AWS
-from components.clouds.azure.provider import PROVIDER as AZURE
+from components.clouds.adapter import FunctionProvider
+from components.clouds.aws import fabric as aws_fabric
+from components.clouds.aws import kubernetes as aws_kubernetes
+from components.clouds.azure import fabric as azure_fabric
+from components.clouds.azure import kubernetes as azure_kubernetes
 from components.clouds.contract import CloudProvider
-from components.clouds.digitalocean.provider import PROVIDER as DIGITALOCEAN
-from components.clouds.gcp.provider import PROVIDER as GCP
-from components.clouds.oci.provider import PROVIDER as OCI
+from components.clouds.digitalocean import fabric as do_fabric
+from components.clouds.digitalocean import kubernetes as do_kubernetes
+from components.clouds.gcp import fabric as gcp_fabric
+from components.clouds.gcp import kubernetes as gcp_kubernetes
+from components.clouds.gcp.checks import check_spec as gcp_checks
+from components.clouds.oci import fabric as oci_fabric
+from components.clouds.oci import kubernetes as oci_kubernetes
 from components.fabric.plugins import LayerPlugins, install
 from components.platform.plugin import PLATFORM
 
+# Each line: the cloud, its describer module, its Kubernetes-layer module, its spec checks.
 PROVIDERS: Mapping[Cloud, CloudProvider] = {
-    p.cloud: p for p in (GCP, AWS, AZURE, DIGITALOCEAN, OCI)
+    p.cloud: p
+    for p in (
+        FunctionProvider.of(Cloud.GCP, gcp_fabric, gcp_kubernetes, gcp_checks),
+        FunctionProvider.of(Cloud.AWS, aws_fabric, aws_kubernetes),
+        FunctionProvider.of(Cloud.AZURE, azure_fabric, azure_kubernetes),
+        FunctionProvider.of(Cloud.DIGITALOCEAN, do_fabric, do_kubernetes, do_fabric.check_cluster),
+        FunctionProvider.of(Cloud.OCI, oci_fabric, oci_kubernetes),
+    )
 }
 
 PLUGINS = LayerPlugins(clouds=PROVIDERS, above=(PLATFORM,))

@@ -111,7 +111,7 @@ def generic_defaults(fabrics: Mapping[str, FabricDescription]) -> dict[str, bool
     fabs = list(fabrics.values())
     dra_nics = any(f.attach is Attach.DRA and f.dra and not f.dra.managed_nics for f in fabs)
     return {
-        "multus": any(f.nad_type in ("host-device", "macvlan", "ipvlan") for f in fabs),
+        "multus": any(f.nad_type == "host-device" for f in fabs),
         "rdma_shared_device_plugin": False,
         "sriov_device_plugin": False,
         "network_operator": False,

@@ -129,7 +129,7 @@ class FabricDescription:
     # plugin resource; true whenever attach is DRA, and on clouds whose managed DRA
     # GPU driver is used while NICs still come from a device plugin (DOKS).
     gpu_dra: bool = False
-    nad_type: str | None = None  # host-device | macvlan | ipvlan | sriov (device-plugin mode)
+    nad_type: str | None = None  # host-device | sriov (device-plugin mode)
     ipam: str | None = None
     host_paths: Mapping[str, str] = field(default_factory=dict)  # host path -> pod mount path
     needs_nccl_installer: bool = False

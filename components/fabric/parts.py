@@ -23,7 +23,7 @@ from components.fabric.model import HelmRelease, Manifest, Part
 from components.fabric.naming import claim_gpu_counts, claim_template_name, compute_domain_name
 
 if TYPE_CHECKING:
-    from components.fabric.plugins import ChartValues
+    from components.clouds.contract import ChartValues
     from components.spec import ClusterSpec
 
 WORKLOAD_NAMESPACES = "namespaces"
@@ -183,13 +183,6 @@ def fabric_nads(fabric: FabricDescription, ns: str) -> list[Manifest]:
     if kind == "host-device":
         return [nads.host_device(r.network, ns, r.netdev) for r in fabric.rails
                 if r.network and r.netdev]
-    if kind in ("macvlan", "ipvlan"):
-        build = nads.macvlan if kind == "macvlan" else nads.ipvlan
-        cidr = fabric.extra.get("rail_cidrs", {})
-        return [
-            build(r.network, ns, r.netdev, nads.whereabouts(cidr.get(r.index, "")), fabric.mtu)
-            for r in fabric.rails if r.network and r.netdev
-        ]
     if kind == "sriov":
         network = next(r.network for r in fabric.rails if r.network)
         resource = next(iter(fabric.pooled_resources))

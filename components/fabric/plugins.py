@@ -2,11 +2,11 @@
 
 The fabric layer is cloud-agnostic and sits under the platform layer, so it
 imports neither. It reaches them only through a :class:`LayerPlugins` value:
-the cloud's describer and Kubernetes parts, and the contributors above the
-fabric (the platform layer: teams, quotas, MIG) which add node labels, add-on
-defaults, chart values and parts through the same :class:`LayerContributor`
-shape. The whole checklist of what a cloud provides is
-:mod:`components.clouds.contract`; the registry that fills this value is
+the cloud's provider (describer, Kubernetes parts) and the contributors above
+the fabric (the platform layer: teams, quotas, MIG) which add node labels,
+add-on defaults, chart values and parts through the same shape. Both shapes are
+the cloud contract, :mod:`components.clouds.contract` (types only: imported for
+type checking, never at run time); the registry that fills this value is
 :mod:`components.clouds.registry`.
 
 Callers pass the value explicitly (``build_layer(spec, fabrics, plugins)``);
@@ -17,62 +17,17 @@ keeps working in scripts and tests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from components.catalog import Cloud
 from components.fabric.manifests.values import deep_merge
 
 if TYPE_CHECKING:
-    from components.fabric.addons import ResolvedAddons
+    from components.clouds.contract import ChartValues, CloudProvider, LayerContributor
     from components.fabric.description import FabricDescription
-    from components.fabric.layer import Part
-    from components.spec import ClusterSpec, GpuNodePoolSpec
-
-
-class ChartValues(Protocol):
-    """Helm values a contributor adds to an add-on's release (``{}`` when it has none)."""
-
-    def chart_values(
-        self, addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
-    ) -> Mapping[str, Any]: ...
-
-
-class LayerContributor(ChartValues, Protocol):
-    """Anything that adds to the Kubernetes layer: a cloud, or a layer above the fabric."""
-
-    def node_labels(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> Mapping[str, str]:
-        """Labels the pool's nodes need (merged under the spec's own pool labels)."""
-        ...
-
-    def addon_defaults(
-        self, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
-    ) -> Mapping[str, bool]:
-        """Add-ons switched on or off by default (the spec's ``enabled`` still wins)."""
-        ...
-
-    def parts(
-        self,
-        spec: ClusterSpec,
-        fabrics: Mapping[str, FabricDescription],
-        addons: ResolvedAddons,
-        values: ChartValues,
-    ) -> Sequence[Part]:
-        """Layer parts; ``values`` gives every contributor's chart values for a release."""
-        ...
-
-
-class CloudLayer(LayerContributor, Protocol):
-    """What the fabric layer needs from a cloud (the full contract adds the rest)."""
-
-    def check(self, spec: ClusterSpec) -> None:
-        """Refuse specs the cloud cannot build (``SpecError`` naming the field)."""
-        ...
-
-    def describe(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
-        """The pool's fabric description (pure: no SDK, equal on preview and apply)."""
-        ...
+    from components.spec import ClusterSpec
 
 
 @dataclass(frozen=True)
@@ -91,10 +46,10 @@ class MergedValues:
 class LayerPlugins:
     """The cloud layers by cloud, and the contributors above the fabric, in order."""
 
-    clouds: Mapping[Cloud, CloudLayer]
+    clouds: Mapping[Cloud, CloudProvider]
     above: tuple[LayerContributor, ...] = ()
 
-    def cloud(self, cloud: Cloud) -> CloudLayer:
+    def cloud(self, cloud: Cloud) -> CloudProvider:
         found = self.clouds.get(cloud)
         if found is None:
             known = ", ".join(sorted(c.value for c in self.clouds)) or "none"

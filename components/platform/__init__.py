@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from components.fabric.layer import Manifest, Part
 
 if TYPE_CHECKING:
+    from components.clouds.contract import ChartValues
     from components.fabric.addons import ResolvedAddons
     from components.fabric.description import FabricDescription
-    from components.fabric.plugins import ChartValues
     from components.spec import ClusterSpec
 
 TEAMS = "teams"

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from components.platform import mig
 
 if TYPE_CHECKING:
+    from components.clouds.contract import ChartValues
     from components.fabric.addons import ResolvedAddons
     from components.fabric.description import FabricDescription
     from components.fabric.layer import Part
-    from components.fabric.plugins import ChartValues
     from components.spec import ClusterSpec, GpuNodePoolSpec
 
 

@@ -1,5 +1,5 @@
-"""NetworkAttachmentDefinitions: one per rail (host-device / macvlan / ipvlan) or one
-SR-IOV network, with IPAM where the cloud needs pod IPs on the fabric.
+"""NetworkAttachmentDefinitions: one per rail (host-device) or one SR-IOV network,
+with IPAM where the cloud needs pod IPs on the fabric.
 
 The config string is JSON with the keys in CNI order; for host-device it is
 exactly the DO seed's ``{"cniVersion": "0.3.1", "type": "host-device", "device": "fabric0"}``.
@@ -34,32 +34,8 @@ def host_device(name: str, namespace: str, device: str) -> Manifest:
                                  "device": device})
 
 
-def whereabouts(cidr: str) -> dict[str, Any]:
-    return {"type": "whereabouts", "range": cidr}
-
-
 def nv_ipam(pool: str) -> dict[str, Any]:
     return {"type": "nv-ipam", "poolName": pool}
-
-
-def macvlan(name: str, namespace: str, master: str, ipam: Mapping[str, Any],
-            mtu: int | None = None) -> Manifest:
-    config: dict[str, Any] = {"cniVersion": CNI_VERSION, "type": "macvlan", "master": master,
-                              "mode": "bridge"}
-    if mtu:
-        config["mtu"] = mtu
-    config["ipam"] = dict(ipam)
-    return nad(name, namespace, config)
-
-
-def ipvlan(name: str, namespace: str, master: str, ipam: Mapping[str, Any],
-           mtu: int | None = None) -> Manifest:
-    config: dict[str, Any] = {"cniVersion": CNI_VERSION, "type": "ipvlan", "master": master,
-                              "mode": "l2"}
-    if mtu:
-        config["mtu"] = mtu
-    config["ipam"] = dict(ipam)
-    return nad(name, namespace, config)
 
 
 def sriov(name: str, namespace: str, resource: str, ipam: Mapping[str, Any],
