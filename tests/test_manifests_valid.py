@@ -70,4 +70,4 @@ def test_validator_refuses_a_kind_without_a_schema() -> None:
     problems = validate(
         {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}, "1.34"
     )
-    assert problems and "no CRD schema" in problems[0]
+    assert problems and "no upstream CRD serves" in problems[0]

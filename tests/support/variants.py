@@ -1,0 +1,80 @@
+"""The specs the upstream-truth checks run on: every committed stack, plus per cloud the
+features no committed stack turns on (teams + Kueue, NCCL acceptance, JobSet,
+monitoring, DRA, GB200 ComputeDomains), so every kind of object the project can
+render is checked at least once.
+
+Plans are cached per process: planning every variant once costs ~30 s.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from components.fabric.description import describe_cluster
+from components.fabric.layer import Layer, build_layer
+from components.plan import PlanResult, load_stack_file, run_spec
+from components.plan.stackfile import available_stacks
+from components.spec import ClusterSpec, load_spec
+from tests.specs import CLOUDS, spec_dict, with_pool
+
+TEAMS = [
+    {"name": "vision", "group": "vision-eng", "gpus": 16, "priority": "high"},
+    {"name": "speech", "group": "speech-eng", "gpus": 8, "priority": "low"},
+]
+ON = {"enabled": True}
+# One GB200 machine per cloud that has one (catalog.py): DRA + ComputeDomain.
+GB200 = {"gcp": "a4x-highgpu-4g", "aws": "p6e-gb200.36xlarge",
+         "azure": "Standard_ND128isr_NDR_GB200_v6", "oci": "BM.GPU.GB200-v3.4"}
+
+
+def _platform(cloud: str) -> dict[str, Any]:
+    return spec_dict(cloud, tenancy={"teams": TEAMS}, acceptance=ON,
+                     addons={"prometheus": ON, "jobset": ON})
+
+
+def _variants() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {
+        f"stack:{name}": dict(load_stack_file(name).cluster) for name in available_stacks()
+    }
+    for cloud in CLOUDS:
+        out[f"{cloud}:platform"] = _platform(cloud)
+        out[f"{cloud}:dra"] = spec_dict(cloud, fabric={"mode": "dra"})
+        if cloud in GB200:
+            out[f"{cloud}:gb200"] = with_pool(cloud, machine_type=GB200[cloud])
+    return out
+
+
+VARIANTS = _variants()
+
+
+@cache
+def spec_of(variant: str) -> ClusterSpec | None:
+    """The validated spec, or None when the spec layer refuses the variant (e.g. a cloud
+    without DRA): refusals are covered by the spec tests."""
+    try:
+        return load_spec(VARIANTS[variant])
+    except Exception:  # SpecError and friends
+        if variant.startswith("stack:"):
+            raise
+        return None
+
+
+def usable() -> list[str]:
+    return [v for v in VARIANTS if spec_of(v) is not None]
+
+
+@cache
+def layer_of(variant: str) -> Layer:
+    spec = spec_of(variant)
+    assert spec is not None
+    return build_layer(spec, describe_cluster(spec))
+
+
+@cache
+def plan_of(variant: str) -> PlanResult:
+    if variant.startswith("stack:"):
+        from tests.conftest import _stack_plan
+
+        return _stack_plan(variant.removeprefix("stack:"), False)
+    return run_spec(VARIANTS[variant])
