@@ -292,5 +292,5 @@ def test_nad_types_no_cloud_builds_are_refused(nad_type: str) -> None:
     """No cloud produces macvlan/ipvlan NADs; the spec said yes and then ignored it (AWS)."""
     from components.errors import SpecError
 
-    with pytest.raises(SpecError, match="fabric.nad_type"):
+    with pytest.raises(SpecError, match=r"fabric\.nad_type"):
         load_spec(spec_dict("aws", fabric={"nad_type": nad_type}))
