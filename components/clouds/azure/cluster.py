@@ -15,7 +15,9 @@ Everything that can be wrong with the spec is found by the pure
 
 from __future__ import annotations
 
+import asyncio
 import base64
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pulumi
@@ -68,6 +70,41 @@ def check_feature_state(state: str | None, wanted: str) -> str:
             f"az provider register -n {FEATURE_NAMESPACE}"
         )
     return str(state)
+
+
+# Registration is asynchronous: Azure's scripts poll `az feature show` until Registered
+# before `az aks nodepool add` (Azure/aks-rdma-infiniband prerequisites). AKS preview
+# features usually register within minutes; past this the up fails with what to do.
+FEATURE_WAIT_SECONDS = 30 * 60
+FEATURE_POLL_SECONDS = 30
+
+
+async def wait_for_registered(
+    state: str | None,
+    read_state: Callable[[], Awaitable[str | None]],
+    *,
+    timeout: float = FEATURE_WAIT_SECONDS,
+    interval: float = FEATURE_POLL_SECONDS,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> str:
+    """Poll the AKSInfinibandSupport state until ``Registered`` (the GPU pool waits on it).
+
+    Fails with the manual steps after ``timeout`` seconds, before any ND VM exists.
+    """
+    waited = 0.0
+    while state != "Registered":
+        if waited >= timeout:
+            raise InfinibandFeatureError(
+                f"azure.infiniband_feature: {FEATURE_NAMESPACE}/{FEATURE_NAME} was registered "
+                f"but is still '{state}' after {int(waited)} s, so the ND pool was not created "
+                "(it could land off the InfiniBand fabric). Wait until `az feature show "
+                f"--namespace {FEATURE_NAMESPACE} --name {FEATURE_NAME}` says Registered, run "
+                f"`az provider register -n {FEATURE_NAMESPACE}`, then `pulumi up` again"
+            )
+        await sleep(interval)
+        waited += interval
+        state = await read_state()
+    return state
 
 
 def _taint(fabric: FabricDescription) -> list[str]:
@@ -175,7 +212,8 @@ class AzureGpuCluster(GpuCluster):
     def _infiniband_feature(
         self, layout: AzureLayout
     ) -> tuple[list[pulumi.Resource], pulumi.Output[str] | None]:
-        """Resources GPU pools wait for, and an Output that fails when ``check`` fails."""
+        """Resources GPU pools wait for, and an Output the pool's VM size waits on: it
+        resolves once the feature is Registered (manage) or fails (check, timeout)."""
         if layout.register_feature:
             feature = features.SubscriptionFeatureRegistration(
                 f"{self.name}-ib-feature",
@@ -186,7 +224,20 @@ class AzureGpuCluster(GpuCluster):
                 # other clusters' ND pools.
                 opts=self.child_opts(retain_on_delete=True),
             )
-            return [feature], None
+            # The registration resource returns at once (state Registering); the pool's
+            # VM size waits until the subscription says Registered.
+
+            async def read_state() -> str | None:
+                found = features.get_subscription_feature_registration(
+                    provider_namespace=FEATURE_NAMESPACE, feature_name=FEATURE_NAME,
+                    opts=pulumi.InvokeOptions(parent=self),
+                )
+                return found.properties.state if found.properties else None
+
+            gate = feature.properties.apply(
+                lambda p: wait_for_registered(p.state if p else None, read_state)
+            )
+            return [feature], gate
         if layout.check_feature:
             wanted = layout.feature_state
             state = features.get_subscription_feature_registration_output(
@@ -334,8 +385,8 @@ class AzureGpuCluster(GpuCluster):
     ) -> containerservice.AgentPool:
         spec_pool = self.spec.pool(pool.name)
         machine = pool.machine
-        # With `check`, the VM size is only known once the feature state passed: a
-        # failed check stops the pool before Azure allocates a single ND VM.
+        # The VM size is only known once the feature state passed (manage: Registered;
+        # check: the wanted state): a failure stops the pool before any ND VM exists.
         vm_size: pulumi.Input[str] = (
             gate.apply(lambda _: machine.name) if gate is not None else machine.name
         )

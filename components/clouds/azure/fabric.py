@@ -33,8 +33,23 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     machine = pool.machine
     mode = spec.fabric.mode.value
     if mode == "host-network":
-        refuse("fabric.mode", "AKS pods get IB devices from a device plugin; use device-plugin "
-               "or dra", mode)
+        refuse("fabric.mode", "AKS pods get IB devices from a device plugin; use device-plugin",
+               mode)
+    if mode == "dra" and machine.has_fabric:
+        # kubernetes-sigs/dranet examples/azure_aks_examples (gb300, mi300x): the IB VFs
+        # publish dra.net/numaNode but no resource.kubernetes.io/pcieRoot, and the GPU
+        # DRA drivers publish no dra.net/numaNode, so no claim constraint can pair a GPU
+        # with its HCA (the examples pin devices by bus id per VM size); a pcieRoot
+        # constraint would leave every pod Pending. No ND H100/H200 v5 example exists.
+        refuse(
+            "fabric.mode",
+            "DRA is not offered on AKS: dranet publishes no resource.kubernetes.io/pcieRoot "
+            "on Azure's InfiniBand VFs (only dra.net/numaNode, which GPU DRA drivers do not "
+            "publish), so GPU-aligned NIC claims cannot be expressed and pods would stay "
+            "Pending; use fabric.mode: device-plugin (NVIDIA Network Operator, "
+            f"{SHARED_RESOURCE} or, with fabric.device_plugin: sriov, {SRIOV_RESOURCE})",
+            mode,
+        )
     attach = Attach.NONE if not machine.has_fabric else (
         Attach.DRA if mode == "dra" else Attach.DEVICE_PLUGIN
     )

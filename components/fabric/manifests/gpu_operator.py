@@ -38,6 +38,11 @@ def values(
         },
         "cdi": {"enabled": True},
     }
+    if nfd:
+        # The chart's NFD worker tolerates only nvidia.com/gpu (values.yaml
+        # node-feature-discovery.worker.tolerations): on other taints (AKS sku=gpu) it
+        # never labels the node pci-10de and no operand lands there.
+        out["node-feature-discovery"] = {"worker": {"tolerations": daemonset_tolerations()}}
     if driver_root:
         out["hostPaths"] = {"driverInstallDir": driver_root}
         out["toolkit"]["installDir"] = driver_root

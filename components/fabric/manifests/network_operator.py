@@ -107,10 +107,24 @@ def nic_cluster_policy(
             "spec": spec}
 
 
+def nfd_worker_values() -> dict[str, Any]:
+    """NFD worker tolerations for the ``node-feature-discovery`` subchart (Network
+    Operator 26.4.1 and GPU Operator v26.7.0 both alias it so).
+
+    The charts' worker tolerates only the control-plane taints and ``nvidia.com/gpu``:
+    on pools tainted otherwise (AKS ``sku=gpu:NoSchedule``, a spec's own taints) it
+    never runs, the nodes never get the ``pci-10de`` / ``pci-15b3`` labels, and every
+    agent that selects on them (GPU Operator, NicClusterPolicy) stays away. Helm
+    replaces lists, so this list keeps those keys and adds every pool taint.
+    """
+    return {"worker": {"tolerations": daemonset_tolerations()}}
+
+
 def chart_values(*, nfd: bool = True, node_feature_rules: bool = True) -> dict[str, Any]:
     """Operator chart values: NFD for the Mellanox PCI label; no SR-IOV network operator."""
     return {
         "nfd": {"enabled": nfd, "deployNodeFeatureRules": node_feature_rules},
+        "node-feature-discovery": nfd_worker_values(),
         "sriovNetworkOperator": {"enabled": False},
         "operator": {"tolerations": daemonset_tolerations()},
     }
