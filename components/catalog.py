@@ -31,6 +31,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from components import versions as _versions
+from components.clouds.gcp import nccl_env as _gcp_nccl
+
 
 class Cloud(StrEnum):
     GCP = "gcp"
@@ -218,42 +221,27 @@ def _env(**values: str) -> Mapping[str, str]:
     return MappingProxyType(dict(values))
 
 
-# GKE RDMA (A3 Ultra, A4, A4X): the gIB plugin, installed by nccl-rdma-installer.
-GKE_GIB = NcclProfile(
-    transport="NET/gIB",
-    net="gIB",
-    plugin="nccl-plugin-gib",
-    env=_env(LD_LIBRARY_PATH="/usr/local/nvidia/lib64"),
-)
-# GKE A3 Mega: GPUDirect-TCPXO ("FasTrak") plugin + RxDM sidecar.
+# GKE RDMA (A3 Ultra, A4, A4X): the gIB plugin, installed by nccl-rdma-installer, with
+# Google's set_nccl_env.sh tuning; GKE A3 Mega: GPUDirect-TCPXO ("FasTrak") plugin +
+# RxDM sidecar. Both envs come from components/clouds/gcp/nccl_env.py at the pinned
+# installer versions (one table per plugin).
+def _gke_gib(
+    machine: str, installer: str = _versions.GKE_NCCL_RDMA_INSTALLER.tag
+) -> NcclProfile:
+    return NcclProfile(
+        transport="NET/gIB",
+        net="gIB",
+        plugin="nccl-plugin-gib",
+        env=_gcp_nccl.gib_env(installer, machine),
+    )
+
+
 GKE_TCPXO = NcclProfile(
     transport="NET/FasTrak",
     net="FasTrak",
     plugin="nccl-plugin-gpudirecttcpx (TCPXO)",
-    env=_env(
-        LD_LIBRARY_PATH="/usr/local/nvidia/lib64",
-        NCCL_FASTRAK_CTRL_DEV="eth0",
-        NCCL_FASTRAK_IFNAME="eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8",
-        NCCL_SOCKET_IFNAME="eth0",
-        NCCL_FASTRAK_NUM_FLOWS="2",
-        NCCL_FASTRAK_USE_SNAP="1",
-        NCCL_FASTRAK_USE_LLCM="1",
-        NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY="/dev/aperture_devices",
-        NCCL_CROSS_NIC="0",
-        NCCL_ALGO="Ring,Tree",
-        NCCL_PROTO="Simple,LL128",
-        NCCL_MIN_NCHANNELS="4",
-        NCCL_TUNER_PLUGIN="libnccl-tuner.so",
-        NCCL_DYNAMIC_CHUNK_SIZE="524288",
-        NCCL_P2P_NET_CHUNKSIZE="524288",
-        NCCL_P2P_PCI_CHUNKSIZE="524288",
-        NCCL_P2P_NVL_CHUNKSIZE="1048576",
-        NCCL_NVLS_ENABLE="0",
-        NCCL_BUFFSIZE="8388608",
-        NCCL_NET_GDR_LEVEL="PIX",
-    ),
+    env=_gcp_nccl.tcpxo_env(_versions.GKE_TCPXO_INSTALLER.tag),
 )
-# GKE A3 High: GPUDirect-TCPX plugin + RxDM sidecar.
 GKE_TCPX = NcclProfile(
     transport="NET/GPUDirectTCPX",
     net="GPUDirectTCPX_v7",
@@ -415,14 +403,14 @@ MACHINES: tuple[Machine, ...] = (
     ),
     Machine(
         Cloud.GCP, "a3-ultragpu-8g", "A3 Ultra", H200_141, 8,
-        FabricKind.ROCE, 8, 400, 3200, 8896, GKE_GIB,
+        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a3-ultragpu-8g"),
         _derived(8, 400, 0.7), DERIVED_RDMA, _GCP,
         nic_names=_names("gpu", 8, "rdma0"),
         accelerator="nvidia-h200-141gb", general_nics=2,
     ),
     Machine(
         Cloud.GCP, "a4-highgpu-8g", "A4", B200, 8,
-        FabricKind.ROCE, 8, 400, 3200, 8896, GKE_GIB,
+        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a4-highgpu-8g"),
         _derived(8, 400, 0.7), DERIVED_RDMA,
         (*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
         nic_names=_names("gpu", 8, "rdma0"),
@@ -433,7 +421,7 @@ MACHINES: tuple[Machine, ...] = (
     ),
     Machine(
         Cloud.GCP, "a4x-highgpu-4g", "A4X", GB200, 4,
-        FabricKind.ROCE, 4, 400, 1600, 8896, GKE_GIB,
+        FabricKind.ROCE, 4, 400, 1600, 8896, _gke_gib("a4x-highgpu-4g"),
         _derived(4, 400, 0.7), DERIVED_RDMA, _GCP,
         cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
         accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,

@@ -153,6 +153,11 @@ class FabricDescription:
     node_selector: Mapping[str, str] = field(default_factory=dict)
     # Prefix of claim template names when several pools use DRA ("" for one pool).
     claim_prefix: str = ""
+    # GPU counts a pod may use when not every count gets a working fabric (None: any
+    # 1..GPUs per node, or the DRA claim sizes), and why: the fragment helper and the
+    # admission guard refuse other counts with this reason (set by the cloud describer).
+    pod_gpu_counts: tuple[int, ...] | None = None
+    pod_gpu_counts_reason: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

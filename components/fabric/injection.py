@@ -42,8 +42,12 @@ FIRST = "request.object.spec.containers[0]"
 def allowed_counts(spec: ClusterSpec, fabric: FabricDescription) -> list[int]:
     """GPU counts a pod on this fabric may use: the claim sizes (DRA) or 1..GPUs per node."""
     if fabric.uses_dra:
-        return claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts)
-    return list(range(1, fabric.machine.gpus + 1))
+        counts = claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts)
+    else:
+        counts = list(range(1, fabric.machine.gpus + 1))
+    if fabric.pod_gpu_counts is not None:  # the cloud's pod shape rule (see pod_fragment)
+        counts = [n for n in counts if n in fabric.pod_gpu_counts]
+    return counts
 
 
 def _match() -> dict[str, Any]:
@@ -178,7 +182,10 @@ def guard_policy(spec: ClusterSpec, fabric: FabricDescription, several: bool) ->
                     "message": (
                         f"Pool {fabric.pool} ({fabric.machine.name}) gives the fabric to pods "
                         f"asking for {', '.join(values)} GPUs; another count would run NCCL "
-                        "without the fabric. Change the GPU count or set annotation "
+                        "without the fabric. "
+                        + (f"{fabric.pod_gpu_counts_reason}. " if fabric.pod_gpu_counts_reason
+                           else "")
+                        + "Change the GPU count or set annotation "
                         f'{OPT_OUT_ANNOTATION}: "false".'
                     ),
                     "deny": {"conditions": {"all": [{

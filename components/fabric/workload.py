@@ -181,12 +181,23 @@ def _merge_named(into: list[dict[str, Any]], items: list[dict[str, Any]]) -> Non
 
 
 # -- building a fragment ------------------------------------------------------------
-def pod_fragment(fabric: FabricDescription, gpus: int) -> PodFragment:
-    """The fragment for a pod using ``gpus`` GPUs of ``fabric``'s pool."""
+def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -> PodFragment:
+    """The fragment for a pod using ``gpus`` GPUs of ``fabric``'s pool.
+
+    ``strict=False`` skips the pool's pod shape rule (``pod_gpu_counts``), for callers
+    that only scale per-GPU amounts (quotas), never for a pod.
+    """
     machine = fabric.machine
     if not 1 <= gpus <= machine.gpus:
         raise FragmentError(
             f"gpus must be 1..{machine.gpus} on {machine.name} (pool {fabric.pool}), got {gpus}"
+        )
+    if strict and fabric.pod_gpu_counts is not None and gpus not in fabric.pod_gpu_counts:
+        # Local check (gcp-do, issue 17): the cloud describer says which shapes work.
+        counts = ", ".join(str(n) for n in fabric.pod_gpu_counts)
+        raise FragmentError(
+            f"pool {fabric.pool} ({machine.name}) gives the fabric only to pods with {counts} "
+            f"GPUs, got {gpus}: {fabric.pod_gpu_counts_reason}"
         )
     limits: dict[str, str] = {}
     annotations = dict(fabric.pod_annotations)

@@ -118,6 +118,10 @@ def plan_acceptance(
     if gpus > machine.gpus:
         refuse("acceptance.gpus_per_node", f"{machine.name} has {machine.gpus} GPUs; "
                f"expected 1..{machine.gpus}", gpus)
+    if fabric.pod_gpu_counts is not None and gpus not in fabric.pod_gpu_counts:
+        refuse("acceptance.gpus_per_node", f"pool '{pool_name}' gives the fabric only to pods "
+               f"with {', '.join(map(str, fabric.pod_gpu_counts))} GPUs: "
+               f"{fabric.pod_gpu_counts_reason}", gpus)
     pool = next(p for p in spec.node_pools if p.name == pool_name)
     capacity = max(pool.node_count, pool.max_nodes or 0)
     if spec.existing is None and capacity < acc.nodes:

@@ -47,7 +47,8 @@ def pool_quota(pool: GpuNodePoolSpec, fabric: FabricDescription, gpus: int) -> P
     amounts: dict[str, int | str] = {}
     if gpus <= 0:
         return PoolQuota(pool.name, 0, {})
-    one = pod_fragment(fabric, 1).limits
+    # Per-GPU amounts, scaled below; pools that refuse 1-GPU pods still scale by GPU.
+    one = pod_fragment(fabric, 1, strict=False).limits
     if fabric.uses_dra and fabric.dra is not None:
         amounts[f"{fabric.dra.gpu_class}.{DRA_DEVICES}"] = gpus
     elif pool.mig is not None:

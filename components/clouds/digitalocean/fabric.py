@@ -30,6 +30,17 @@ AMD_GPU_CLASS = "gpu.amd.com"
 # DO VPC ip_range limits (pulumi-digitalocean Vpc.ip_range: "not larger than /16 or
 # smaller than /24").
 VPC_PREFIXES = (16, 24)
+# Partial-node pods: refused (fragment helper, admission guard, acceptance). The CNI
+# host-device plugin moves a NIC into one pod's namespace (DO seed: "move the NICs ...
+# into the container namespace via the host-device plugin"), the RDMA shared device
+# plugin's rdma/fabricN does not make that exclusive, and the GPU device plugin picks
+# GPUs without regard to NICs: two 4-GPU pods on one node would both ask for the same
+# fabricN and the second would fail at CNI (or hold NICs far from its GPUs).
+FULL_NODE = (
+    "DOKS fabric NICs are moved whole into one pod by host-device (DO multi-node GPU guide), "
+    "and nothing pairs them with the GPUs the device plugin picks, so a second partial-node "
+    "pod on the node would fail at CNI; run one full-node (8-GPU) pod per node"
+)
 
 
 def nad_name(netdev: str) -> str:
@@ -95,4 +106,6 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         gpu_dra=gpu_dra,
         nad_type="host-device" if machine.has_fabric else None,
         ipam="none" if machine.has_fabric else None,
+        pod_gpu_counts=(machine.gpus,) if machine.has_fabric else None,
+        pod_gpu_counts_reason=FULL_NODE if machine.has_fabric else "",
     )

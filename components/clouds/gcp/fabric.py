@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from components.catalog import FabricKind, Machine
 from components.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # re-exported
@@ -121,7 +121,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         network_annotation_key=MULTINETWORK_ANNOTATION
         if attach is Attach.GKE_MULTINETWORK
         else None,
-        nccl_env=nccl_env(machine),
+        nccl_env=nccl_env(machine, installer_env(spec, machine)),
         node_labels=node_labels(spec, pool, dra=dra, managed=managed),
         taints=pool_taints(spec, pool),
         mtu=fabric_mtu(spec, machine),
@@ -134,4 +134,55 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         sidecars=(rxdm.sidecar,) if rxdm else (),
         sidecar_volumes=rxdm.volumes if rxdm else (),
         extra={"managed_dranet": managed, "gvnic_network": GVNIC_NETWORK},
+        **pod_shapes(machine, attach),
     )
+
+
+# Why pods with fewer GPUs than the node get no working fabric, per case.
+TCPXO_FULL_NODE = (
+    "GPUDirect-TCPXO's configuration for the pinned installer (container-engine-accelerators "
+    "gpudirect-tcpxo/README.md) names all 8 GPU NICs and GPUs (NCCL_FASTRAK_IFNAME=eth1..eth8, "
+    "CUDA_VISIBLE_DEVICES=0..7) and its guest config checker enforces it; run one 8-GPU pod "
+    "per node"
+)
+TCPX_FULL_NODE = (
+    "GPUDirect-TCPX's configuration names all 4 GPU NICs with their CPU bindings "
+    "(NCCL_GPUDIRECTTCPX_SOCKET_IFNAME=eth1..eth4); run one 8-GPU pod per node"
+)
+MULTINETWORK_FULL_NODE = (
+    "GKE multi-networking hands RDMA NICs to pods by Network (rdma-0..N) without knowing "
+    "which GPUs the device plugin picked, and a NIC moved into one pod is gone for the next "
+    "pod on the node; use fabric.mode: dra for partial-node pods (claims keep GPUs and NICs "
+    "on one PCIe root), or one full-node pod per node"
+)
+
+
+def pod_shapes(machine: Machine, attach: Attach) -> dict[str, Any]:
+    """``pod_gpu_counts`` / reason for pools where only full-node pods get the fabric."""
+    reason = None
+    if machine.fabric is FabricKind.TCPXO:
+        reason = TCPXO_FULL_NODE
+    elif machine.fabric is FabricKind.TCPX:
+        reason = TCPX_FULL_NODE
+    elif attach is Attach.GKE_MULTINETWORK and machine.fabric is FabricKind.ROCE:
+        reason = MULTINETWORK_FULL_NODE
+    if reason is None:
+        return {}
+    return {"pod_gpu_counts": (machine.gpus,), "pod_gpu_counts_reason": reason}
+
+
+def installer_env(spec: ClusterSpec, machine: Machine) -> dict[str, str]:
+    """The NCCL env of the installer version the spec overrides (default: the pinned one)."""
+    from components.clouds.gcp import nccl_env as tables
+
+    version = spec.addons.nccl_installer.version
+    if not version or machine.fabric not in (FabricKind.TCPXO, FabricKind.ROCE):
+        return {}
+    known = tables.known_versions(machine.fabric is FabricKind.TCPXO)
+    if version not in known:
+        refuse("addons.nccl_installer.version",
+               f"no NCCL tuning table for {machine.fabric.value} installer {version} "
+               f"(components/clouds/gcp/nccl_env.py); known: {', '.join(known)}", version)
+    if machine.fabric is FabricKind.TCPXO:
+        return dict(tables.tcpxo_env(version))
+    return dict(tables.gib_env(version, machine.name))
