@@ -55,10 +55,10 @@ def test_admission_only_admits_full_node_fabric_pods(cloud, machine, fabric) -> 
     fab = fabric_of(spec)
     guard = guard_policy(spec, fab, several=False)
     rule = guard["spec"]["rules"][0]
-    assert rule["validate"]["deny"]["conditions"]["all"][0]["value"] == ["8"]
+    assert rule["validate"]["deny"]["conditions"]["all"][-1]["value"] == ["8"]
     assert fab.pod_gpu_counts_reason in rule["validate"]["message"]
     names = [r["name"] for r in mutate_policy(spec, fab, several=False)["spec"]["rules"]]
-    assert names == ["fabric-8-gpu"]
+    assert names == ["fabric-8-gpu", "fabric-8-gpu-container"]
 
 
 def test_a3_mega_full_node_env_names_exactly_the_pods_nics() -> None:

@@ -149,8 +149,11 @@ def test_kyverno_injection_adds_the_sidecar_as_an_init_container() -> None:
     rules = {r["name"]: r for r in policy["spec"]["rules"]}
     patch = rules["fabric-8-gpu"]["mutate"]["patchStrategicMerge"]
     assert [c["name"] for c in patch["spec"]["initContainers"]] == ["tcpxo-daemon"]
-    assert [c["name"] for c in patch["spec"]["containers"]] == ["{{ request.object.spec"
-                                                                 ".containers[0].name }}"]
+    # The GPU container is patched wherever it is (foreach over containers, matched by its
+    # GPU request), not containers[0]: the RxDM sidecar may come first.
+    (each,) = rules["fabric-8-gpu-container"]["mutate"]["foreach"]
+    assert [c["name"] for c in each["patchStrategicMerge"]["spec"]["containers"]] == [
+        "{{ element.name }}"]
 
 
 def test_image_reference_with_digest_only() -> None:

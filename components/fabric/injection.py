@@ -1,86 +1,142 @@
-"""Workload injection: Kyverno policies that give training pods their pool's fabric.
+"""Workload injection: Kyverno policies that give GPU pods their pool's fabric.
 
 Built from :func:`components.fabric.workload.pod_fragment`, so the counts are the
-machine catalog's, never typed twice. Per fabric pool there is one mutate
-policy with a rule per allowed GPU count (a pod's first container asking for
-``n`` GPUs gets exactly the fragment for ``n``) and one validate policy that
-rejects training pods asking for a GPU count the fabric has no shape for
-(failing loudly instead of running NCCL over TCP).
+machine catalog's, never typed twice. Per fabric pool there is one mutate policy
+and one guard (validate) policy.
 
-Which pods: those created for a Job, JobSet, MPIJob or PyTorchJob (their
-controllers' pod labels) or annotated the way NVIDIA NeMo marks multi-node
-pods; ``gpufabric.dev/inject: "false"`` opts a pod out. With several fabric
-pools, a pod picks one with the node selector ``gpufabric.dev/pool``.
+Which pods: every Pod that asks for the pool's GPU resource, whatever created it
+(Job, JobSet, MPIJob, plain Pod, StatefulSet...), in the namespaces that hold what
+the fragment refers to (NetworkAttachmentDefinitions, ResourceClaimTemplates,
+ComputeDomains, ConfigMaps: the spec's ``fabric.namespaces`` and the teams'
+namespaces), or in every workload namespace when the fragment refers to nothing
+namespaced (EFA, GKE networks). The GPU container is found by its GPU request, not
+by position, so a sidecar-first pod works. ``gpufabric.dev/inject: "false"``
+opts a pod out (it then runs without the fabric, knowingly).
+
+A GPU pod that would land on the pool's nodes is either given the fabric or
+refused, never left on TCP: the guard refuses GPU counts the fabric does not serve
+(:mod:`components.fabric.shapes` says why), several GPU containers in one pod,
+GPU pods in namespaces that lack the fabric's objects and, with several GPU
+pools, GPU pods that name no pool. Kyverno's auto-generated rules for pod
+controllers are off: pods are what get the fabric, so Job templates stay as
+written (what Kueue quotas count, :mod:`components.platform.kueue`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from components.fabric.addons import ResolvedAddons
-from components.fabric.description import POOL_LABEL, FabricDescription
+from components.fabric.addons import ADDONS, ResolvedAddons
+from components.fabric.description import FabricDescription
 from components.fabric.manifests.common import meta, namespace
 from components.fabric.model import HelmRelease, Manifest, Part
-from components.fabric.naming import claim_gpu_counts
+from components.fabric.shapes import OPT_OUT, pod_shapes, served_counts
 from components.fabric.workload import PodFragment, pod_fragment
 
 if TYPE_CHECKING:
     from components.spec import ClusterSpec
 
 API = "kyverno.io/v1"
-TRAINING_POD_LABELS = (
-    "batch.kubernetes.io/job-name",  # Job (and JobSet's Jobs)
-    "jobset.sigs.k8s.io/jobset-name",  # JobSet
-    "training.kubeflow.org/job-name",  # MPIJob, PyTorchJob (Kubeflow training operator)
-)
-NEMO_ANNOTATION = "nmp.nvidia.com/enable-multi-node-networking"
 OPT_OUT_ANNOTATION = "gpufabric.dev/inject"
-FIRST = "request.object.spec.containers[0]"
+AUTOGEN_ANNOTATION = "pod-policies.kyverno.io/autogen-controllers"
+CONTAINERS = "request.object.spec.containers"
+# Namespaces of the cluster itself and of the add-ons: their GPU pods (validators,
+# device plugins) are node agents, not workloads.
+SYSTEM = ("kube-system", "kube-public", "kube-node-lease")
 
 
 def allowed_counts(spec: ClusterSpec, fabric: FabricDescription) -> list[int]:
-    """GPU counts a pod on this fabric may use: the claim sizes (DRA) or 1..GPUs per node."""
-    if fabric.uses_dra:
-        counts = claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts)
-    else:
-        counts = list(range(1, fabric.machine.gpus + 1))
-    if fabric.pod_gpu_counts is not None:  # the cloud's pod shape rule (see pod_fragment)
-        counts = [n for n in counts if n in fabric.pod_gpu_counts]
-    return counts
+    """GPU counts a pod on this fabric gets the fabric for (the rest are refused)."""
+    return served_counts(fabric, _claim_counts(spec, fabric))
 
 
-def _match() -> dict[str, Any]:
-    pods = {"kinds": ["Pod"], "operations": ["CREATE"]}
-    any_of: list[dict[str, Any]] = [
-        {"resources": pods | {"selector": {"matchExpressions": [
-            {"key": label, "operator": "Exists"}]}}}
-        for label in TRAINING_POD_LABELS
-    ]
-    any_of.append({"resources": pods | {"annotations": {NEMO_ANNOTATION: "true"}}})
-    return {"any": any_of}
+def _claim_counts(spec: ClusterSpec, fabric: FabricDescription) -> list[int] | None:
+    from components.fabric.naming import claim_gpu_counts
+
+    if not fabric.uses_dra:
+        return None
+    return claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts)
 
 
-def _exclude() -> dict[str, Any]:
-    return {"any": [{"resources": {"annotations": {OPT_OUT_ANNOTATION: "false"}}}]}
+def holds_objects(fabric: FabricDescription) -> bool:
+    """True when the fragment names namespaced objects (NADs, claims, ConfigMaps)."""
+    return bool(fabric.nad_type or fabric.uses_dra or fabric.config_map_mounts)
 
 
-def _gpu_limit(resource: str) -> str:
-    return f"{{{{ {FIRST}.resources.limits.\"{resource}\" || '' }}}}"
+def fabric_namespaces(spec: ClusterSpec, fabric: FabricDescription) -> list[str]:
+    """Namespaces that hold the pool's fabric objects: ``fabric.namespaces`` and the
+    namespace of every team that may use the pool (they get them automatically)."""
+    from components.platform.quotas import team_pools
+
+    out = list(spec.fabric.namespaces)
+    for team in spec.tenancy.teams:
+        if team.name not in out and fabric.pool in {p.name for p in team_pools(spec, team)}:
+            out.append(team.name)
+    return out
 
 
-def _pool_condition(fabric: FabricDescription, several: bool) -> list[dict[str, Any]]:
+def system_namespaces() -> list[str]:
+    return sorted({*SYSTEM, *(a.namespace for a in ADDONS.values())})
+
+
+def _pods(namespaces: list[str] | None = None) -> dict[str, Any]:
+    resources: dict[str, Any] = {"kinds": ["Pod"], "operations": ["CREATE"]}
+    if namespaces:
+        resources["namespaces"] = list(namespaces)
+    return {"any": [{"resources": resources}]}
+
+
+def _exclude(namespaces: list[str]) -> dict[str, Any]:
+    out: list[dict[str, Any]] = [{"resources": {"annotations": {OPT_OUT_ANNOTATION: "false"}}}]
+    if namespaces:
+        out.append({"resources": {"namespaces": sorted(set(namespaces))}})
+    return {"any": out}
+
+
+def _gpu_containers(resource: str) -> str:
+    return f'{CONTAINERS}[?resources.limits."{resource}"]'
+
+
+def pod_gpus(resource: str) -> str:
+    """The GPU count of the pod's GPU container (whatever its position), '' if none."""
+    return f"{{{{ {_gpu_containers(resource)} | [0].resources.limits.\"{resource}\" || '' }}}}"
+
+
+def gpu_container_count(resource: str) -> str:
+    return f"{{{{ length({_gpu_containers(resource)}) }}}}"
+
+
+def element_gpus(resource: str) -> str:
+    return f"{{{{ element.resources.limits.\"{resource}\" || '' }}}}"
+
+
+def pool_conditions(fabric: FabricDescription, several: bool) -> list[dict[str, Any]]:
+    """With several GPU pools, a pod picks this one by the pool's node labels."""
     if not several:
         return []
     return [{
-        "key": f"{{{{ request.object.spec.nodeSelector.\"{POOL_LABEL}\" || '' }}}}",
+        "key": f"{{{{ request.object.spec.nodeSelector.\"{key}\" || '' }}}}",
         "operator": "Equals",
-        "value": fabric.pool,
-    }]
+        "value": value,
+    } for key, value in sorted(fabric.node_selector.items())]
 
 
-def _strategic_patch(fragment: PodFragment) -> dict[str, Any]:
-    container = {"name": f"{{{{ {FIRST}.name }}}}", **fragment.container_patch()}
+def _one_gpu_container(fabric: FabricDescription) -> dict[str, Any]:
+    return {"key": gpu_container_count(fabric.gpu_resource), "operator": "Equals", "value": 1}
+
+
+def _pod_patch(fragment: PodFragment) -> dict[str, Any]:
+    pod = fragment.pod_patch()
+    patch: dict[str, Any] = {"spec": dict(pod["spec"])}
+    if "metadata" in pod:
+        patch["metadata"] = pod["metadata"]
+    return patch
+
+
+def _container_patch(fragment: PodFragment) -> dict[str, Any]:
+    container = {"name": "{{ element.name }}", **fragment.container_patch()}
     requests = container.get("resources", {}).get("requests")
     if requests and fragment.requests:
         # Requests-only entries (memory beside hugepages) use Kyverno's add-if-absent
@@ -89,59 +145,50 @@ def _strategic_patch(fragment: PodFragment) -> dict[str, Any]:
             (f"+({k})" if k in fragment.requests and k not in fragment.limits else k): v
             for k, v in requests.items()
         }
-    if fragment.container_claims:
-        # Claims are added by the JSON patch rule (it also removes the GPU count).
-        resources = dict(container.get("resources", {}))
-        resources.pop("claims", None)
-        if resources:
-            container["resources"] = resources
-        else:
-            container.pop("resources", None)
-    pod = fragment.pod_patch()
-    spec = dict(pod["spec"])
-    spec.pop("resourceClaims", None)
-    spec["containers"] = [container]
-    patch: dict[str, Any] = {"spec": spec}
-    if "metadata" in pod:
-        patch["metadata"] = pod["metadata"]
-    return patch
+    return {"spec": {"containers": [container]}}
 
 
-def _claim_patch(fragment: PodFragment, gpu_resource: str) -> list[dict[str, Any]]:
+def _claim_patch(gpu_resource: str) -> list[dict[str, Any]]:
     escaped = gpu_resource.replace("/", "~1")
+    where = "/spec/containers/{{elementIndex}}/resources"
     return [
-        {"op": "remove", "path": f"/spec/containers/0/resources/limits/{escaped}"},
-        {"op": "remove", "path": f"/spec/containers/0/resources/requests/{escaped}"},
-        {"op": "add", "path": "/spec/resourceClaims", "value": fragment.resource_claims},
-        {"op": "add", "path": "/spec/containers/0/resources/claims",
-         "value": [{"name": c} for c in fragment.container_claims]},
+        {"op": "remove", "path": f"{where}/limits/{escaped}"},
+        {"op": "remove", "path": f"{where}/requests/{escaped}"},
     ]
 
 
-def mutate_policy(spec: ClusterSpec, fabric: FabricDescription, several: bool) -> Manifest:
+def mutate_policy(
+    spec: ClusterSpec, fabric: FabricDescription, several: bool
+) -> Manifest:
+    scope = fabric_namespaces(spec, fabric) if holds_objects(fabric) else None
+    excluded = [] if scope else system_namespaces()
     rules: list[dict[str, Any]] = []
     for n in allowed_counts(spec, fabric):
         fragment = pod_fragment(fabric, n)
-        conditions = [
-            {"key": _gpu_limit(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
-            *_pool_condition(fabric, several),
-        ]
-        base = {"match": _match(), "exclude": _exclude(),
-                "preconditions": {"all": conditions}}
-        rules.append({
-            "name": f"fabric-{n}-gpu",
-            **base,
-            "mutate": {"patchStrategicMerge": _strategic_patch(fragment)},
-        })
+        pod_level = {"all": [
+            {"key": pod_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
+            _one_gpu_container(fabric),
+            *pool_conditions(fabric, several),
+        ]}
+        element = {"all": [
+            {"key": element_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
+        ]}
+        base = {"match": _pods(scope), "exclude": _exclude(excluded), "preconditions": pod_level}
+        rules.append({"name": f"fabric-{n}-gpu", **base,
+                      "mutate": {"patchStrategicMerge": _pod_patch(fragment)}})
+        rules.append({"name": f"fabric-{n}-gpu-container", **base, "mutate": {"foreach": [{
+            "list": CONTAINERS,
+            "preconditions": element,
+            "patchStrategicMerge": _container_patch(fragment),
+        }]}})
         if fragment.resource_claims:
-            import json
-
-            rules.append({
-                "name": f"claims-{n}-gpu",
-                **base,
-                "mutate": {"patchesJson6902": json.dumps(
-                    _claim_patch(fragment, fabric.gpu_resource), indent=1)},
-            })
+            # Last: the GPU count moves from the device plugin resource to the claim.
+            rules.append({"name": f"claims-{n}-gpu", **base, "mutate": {"foreach": [{
+                "list": CONTAINERS,
+                "preconditions": element,
+                "patchesJson6902": json.dumps(_claim_patch(fabric.gpu_resource), indent=1),
+            }]}})
+    where = ", ".join(scope) if scope else "every workload namespace"
     return {
         "apiVersion": API,
         "kind": "ClusterPolicy",
@@ -150,53 +197,100 @@ def mutate_policy(spec: ClusterSpec, fabric: FabricDescription, several: bool) -
             annotations={
                 "policies.kyverno.io/title": f"Fabric injection for pool {fabric.pool}",
                 "policies.kyverno.io/description": (
-                    f"Gives training pods on {fabric.machine.name} the {fabric.fabric.value} "
-                    "fabric (device resources, networks, NCCL env) for their GPU count."
+                    f"Gives GPU pods on {fabric.machine.name} the {fabric.fabric.value} "
+                    f"fabric (device resources, networks, NCCL env) for their GPU count, "
+                    f"in {where}."
                 ),
+                AUTOGEN_ANNOTATION: "none",
             },
         ),
         "spec": {"background": False, "rules": rules},
     }
 
 
-def guard_policy(spec: ClusterSpec, fabric: FabricDescription, several: bool) -> Manifest:
-    counts = allowed_counts(spec, fabric)
-    values = [str(n) for n in counts]
+def _deny(name: str, match: dict[str, Any], exclude: dict[str, Any],
+          conditions: list[dict[str, Any]], message: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "match": match,
+        "exclude": exclude,
+        "validate": {
+            "failureAction": "Enforce",
+            "message": message,
+            "deny": {"conditions": {"all": conditions}},
+        },
+    }
+
+
+def refusals(spec: ClusterSpec, fabric: FabricDescription) -> str:
+    """Why the counts the fabric does not serve are refused (one sentence per reason)."""
+    by_reason: dict[str, list[int]] = {}
+    for shape in pod_shapes(fabric, _claim_counts(spec, fabric)):
+        if shape.refusal:
+            by_reason.setdefault(shape.refusal, []).append(shape.gpus)
+    return " ".join(
+        f"{', '.join(str(n) for n in counts)} GPUs: {reason}."
+        for reason, counts in by_reason.items()
+    )
+
+
+def guard_policy(
+    spec: ClusterSpec, fabric: FabricDescription, several: bool, pool_choice: bool = False
+) -> Manifest:
+    counts = [str(n) for n in allowed_counts(spec, fabric)]
+    scope = fabric_namespaces(spec, fabric) if holds_objects(fabric) else None
+    system = system_namespaces()
+    gpus = pod_gpus(fabric.gpu_resource)
+    asks = {"key": gpus, "operator": "NotEquals", "value": ""}
+    pool = pool_conditions(fabric, several)
+    label = f"Pool {fabric.pool} ({fabric.machine.name})"
+    rules = [
+        _deny("fabric-gpu-shape", _pods(scope), _exclude([] if scope else system),
+              [asks, *pool, {"key": gpus, "operator": "AnyNotIn", "value": counts}],
+              f"{label} gives the fabric to pods asking for {', '.join(counts)} GPUs; "
+              f"another count would run NCCL without it. {refusals(spec, fabric)} Change "
+              f"the GPU count, or set {OPT_OUT} to run without the fabric."),
+        _deny("fabric-one-gpu-container", _pods(scope), _exclude([] if scope else system),
+              [asks, *pool, {"key": gpu_container_count(fabric.gpu_resource),
+                             "operator": "GreaterThan", "value": 1}],
+              f"{label}: the fabric is given to one container per pod; put every GPU of the "
+              f"pod in one container, or set {OPT_OUT} to run without the fabric."),
+    ]
+    if scope:
+        rules.append(_deny(
+            "fabric-namespace", _pods(), _exclude([*scope, *system]), [asks, *pool],
+            f"{label}: namespace {{{{ request.namespace }}}} does not hold the fabric's "
+            f"objects (NetworkAttachmentDefinitions, ResourceClaimTemplates); they exist in "
+            f"{', '.join(scope)} (fabric.namespaces and team namespaces). Run the pod there, "
+            f"add the namespace to fabric.namespaces, or set {OPT_OUT} to run without the "
+            "fabric.",
+        ))
+    if pool_choice:
+        rules.append(_pool_choice_rule(spec, fabric, system))
     return {
         "apiVersion": API,
         "kind": "ClusterPolicy",
-        "metadata": meta(f"gpufabric-guard-{fabric.pool}"),
-        "spec": {
-            "validationFailureAction": "Enforce",
-            "background": False,
-            "rules": [{
-                "name": "fabric-gpu-shape",
-                "match": _match(),
-                "exclude": _exclude(),
-                "preconditions": {"all": [
-                    {"key": _gpu_limit(fabric.gpu_resource), "operator": "NotEquals",
-                     "value": ""},
-                    *_pool_condition(fabric, several),
-                ]},
-                "validate": {
-                    "message": (
-                        f"Pool {fabric.pool} ({fabric.machine.name}) gives the fabric to pods "
-                        f"asking for {', '.join(values)} GPUs; another count would run NCCL "
-                        "without the fabric. "
-                        + (f"{fabric.pod_gpu_counts_reason}. " if fabric.pod_gpu_counts_reason
-                           else "")
-                        + "Change the GPU count or set annotation "
-                        f'{OPT_OUT_ANNOTATION}: "false".'
-                    ),
-                    "deny": {"conditions": {"all": [{
-                        "key": _gpu_limit(fabric.gpu_resource),
-                        "operator": "AnyNotIn",
-                        "value": values,
-                    }]}},
-                },
-            }],
-        },
+        "metadata": meta(f"gpufabric-guard-{fabric.pool}",
+                         annotations={AUTOGEN_ANNOTATION: "none"}),
+        "spec": {"background": False, "rules": rules},
     }
+
+
+def _pool_choice_rule(
+    spec: ClusterSpec, fabric: FabricDescription, system: list[str]
+) -> dict[str, Any]:
+    from components.fabric.description import POOL_LABEL
+
+    pools = [p.name for p in spec.node_pools]
+    return _deny(
+        "fabric-pool-choice", _pods(), _exclude(system),
+        [{"key": pod_gpus(fabric.gpu_resource), "operator": "NotEquals", "value": ""},
+         {"key": f"{{{{ request.object.spec.nodeSelector.\"{POOL_LABEL}\" || '' }}}}",
+          "operator": "AnyNotIn", "value": pools}],
+        f"This cluster has several GPU pools ({', '.join(pools)}); a GPU pod names one with "
+        f"nodeSelector {POOL_LABEL}: <pool> so it gets that pool's fabric (Kueue sets it from "
+        "the team's flavor).",
+    )
 
 
 def kyverno_values() -> dict[str, Any]:
@@ -213,11 +307,14 @@ def injection_part(
     release = HelmRelease("kyverno", chart, addon.namespace,
                           deep_merge(kyverno_values(), addon.values))
     with_fabric = [f for f in fabrics.values() if f.machine.has_fabric]
-    several = len(with_fabric) > 1
+    several = len(fabrics) > 1
+    # The pool-choice rule needs one label key naming every pool (ours, on clusters we
+    # create); existing clusters select pools by their own labels.
+    choice = several and spec.existing is None
     policies: list[Manifest] = []
-    for fabric in with_fabric:
+    for i, fabric in enumerate(with_fabric):
         policies.append(mutate_policy(spec, fabric, several))
-        policies.append(guard_policy(spec, fabric, several))
+        policies.append(guard_policy(spec, fabric, several, pool_choice=choice and i == 0))
     return [
         Part("kyverno", (namespace(addon.namespace),), (release,),
              description="Kyverno admission controller"),

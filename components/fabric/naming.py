@@ -18,3 +18,8 @@ def claim_gpu_counts(fabric: FabricDescription, wanted: list[int]) -> list[int]:
 
 def compute_domain_name(fabric: FabricDescription) -> str:
     return f"{fabric.pool}-compute-domain"
+
+
+def compute_domain_channel(fabric: FabricDescription) -> str:
+    """The ResourceClaimTemplate a ComputeDomain creates for its IMEX channel."""
+    return f"{compute_domain_name(fabric)}-channel"

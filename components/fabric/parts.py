@@ -291,7 +291,7 @@ def dra_parts(
     out.append(Part("dra-claims", tuple(_unique(objects)), after=after,
                     description=f"DeviceClasses and aligned ResourceClaimTemplates ({api})"))
     domains = [
-        dra.compute_domain(compute_domain_name(f), ns, _pool_nodes(spec, f.pool))
+        dra.compute_domain(compute_domain_name(f), ns, pool_nodes(spec, f.pool))
         for f in dra_fabrics if f.machine.nvlink_domain
         for ns in spec.fabric.namespaces
     ]
@@ -306,7 +306,7 @@ def dra_parts(
     return out
 
 
-def _pool_nodes(spec: ClusterSpec, pool: str) -> int:
+def pool_nodes(spec: ClusterSpec, pool: str) -> int:
     p = spec.pool(pool)
     return max(p.node_count, p.max_nodes or 0, 1)
 

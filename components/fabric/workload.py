@@ -20,9 +20,11 @@ from typing import Any
 
 from components.catalog import Cloud, FabricKind, get_machine
 from components.fabric.description import Attach, FabricDescription
-from components.fabric.naming import claim_template_name
+from components.fabric.naming import claim_template_name, compute_domain_channel
 
 CLAIM_NAME = "gpu"  # the GKE seed's pod-level claim name
+# The NVIDIA DRA driver's IMEX channel claim (multi-node NVLink on GB200 pools).
+CHANNEL_CLAIM = "compute-domain-channel"
 SHM_VOLUME = "shared-memory"
 
 
@@ -184,21 +186,20 @@ def _merge_named(into: list[dict[str, Any]], items: list[dict[str, Any]]) -> Non
 def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -> PodFragment:
     """The fragment for a pod using ``gpus`` GPUs of ``fabric``'s pool.
 
-    ``strict=False`` skips the pool's pod shape rule (``pod_gpu_counts``), for callers
-    that only scale per-GPU amounts (quotas), never for a pod.
+    A GPU count the fabric does not serve (:func:`components.fabric.shapes.pod_shape`)
+    raises :class:`FragmentError` with the reason; ``strict=False`` skips that rule,
+    for callers that only read per-GPU amounts, never for a pod.
     """
+    from components.fabric.shapes import pod_shape
+
     machine = fabric.machine
     if not 1 <= gpus <= machine.gpus:
         raise FragmentError(
             f"gpus must be 1..{machine.gpus} on {machine.name} (pool {fabric.pool}), got {gpus}"
         )
-    if strict and fabric.pod_gpu_counts is not None and gpus not in fabric.pod_gpu_counts:
-        # Local check (gcp-do, issue 17): the cloud describer says which shapes work.
-        counts = ", ".join(str(n) for n in fabric.pod_gpu_counts)
-        raise FragmentError(
-            f"pool {fabric.pool} ({machine.name}) gives the fabric only to pods with {counts} "
-            f"GPUs, got {gpus}: {fabric.pod_gpu_counts_reason}"
-        )
+    shape = pod_shape(fabric, gpus)
+    if strict and machine.has_fabric and shape.refusal:
+        raise FragmentError(shape.refusal)
     limits: dict[str, str] = {}
     annotations = dict(fabric.pod_annotations)
     claims: list[dict[str, str]] = []
@@ -207,6 +208,11 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -
         claims = [{"name": CLAIM_NAME,
                    "resourceClaimTemplateName": claim_template_name(fabric, gpus)}]
         container_claims = [CLAIM_NAME]
+        if machine.nvlink_domain:
+            # Pods join the pool's ComputeDomain (IMEX) through its channel claim.
+            claims.append({"name": CHANNEL_CLAIM,
+                           "resourceClaimTemplateName": compute_domain_channel(fabric)})
+            container_claims.append(CHANNEL_CLAIM)
     else:
         limits[fabric.gpu_resource] = str(gpus)
     share = gpus / machine.gpus
@@ -229,7 +235,12 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -
     for i, (host, path) in enumerate(sorted(fabric.host_paths.items())):
         name = f"fabric-host-{i}"
         volumes.append({"name": name, "hostPath": {"path": host}})
-        mounts.append({"name": name, "mountPath": path})
+        mount: dict[str, Any] = {"name": name, "mountPath": path}
+        if not host.startswith("/dev/"):
+            # Libraries (NVIDIA driver, gIB, TCPX/TCPXO plugins) are read, never written;
+            # device directories (/dev/aperture_devices) stay writable, as upstream mounts them.
+            mount["readOnly"] = True
+        mounts.append(mount)
     for i, (config_map, path) in enumerate(sorted(fabric.config_map_mounts.items())):
         name = f"fabric-config-{i}"
         volumes.append({"name": name, "configMap": {"name": config_map}})

@@ -25,6 +25,19 @@ TEAMS = "teams"
 KUEUE_QUEUES = "kueue-queues"
 
 
+def team_compute_domains(
+    spec: ClusterSpec, fabrics: list[FabricDescription], ns: str
+) -> list[Manifest]:
+    """The ComputeDomain of each DRA GB200 pool in a team namespace (pods join it
+    through its channel claim, a namespaced ResourceClaimTemplate)."""
+    from components.fabric.manifests import dra
+    from components.fabric.naming import compute_domain_name
+    from components.fabric.parts import pool_nodes
+
+    return [dra.compute_domain(compute_domain_name(f), ns, pool_nodes(spec, f.pool))
+            for f in fabrics if f.uses_dra and f.dra and f.machine.nvlink_domain]
+
+
 def parts(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
@@ -73,6 +86,7 @@ def parts(
     objects: list[Manifest] = list(teams.priority_classes())
     nads: list[Manifest] = []
     claims: list[Manifest] = []
+    domains: list[Manifest] = []
     queues: list[Manifest] = []
     for team in team_list:
         quotas = team_quotas(spec, fabrics, team)
@@ -84,6 +98,7 @@ def parts(
                 nads += [n for n in fabric_nads(fabric, team.name) if n not in nads]
             claims += [c for c in fabric_claim_templates(spec, team_fabrics, team.name)
                        if c not in claims]
+            domains += team_compute_domains(spec, team_fabrics, team.name)
         queues += [kueue.cluster_queue(team, quotas), kueue.local_queue(team)]
     after = (WORKLOAD_NAMESPACES,) if workload else ()
     out.append(Part(TEAMS, tuple(objects), after=after,
@@ -100,6 +115,10 @@ def parts(
         out.append(Part("team-dra-claims", tuple(claims), after=(TEAMS, "dra-claims"),
                         description="The fabric's aligned ResourceClaimTemplates in team "
                                     "namespaces"))
+    if domains:
+        driver = ("nvidia-dra-driver",) if addons.on("nvidia_dra_driver") else ()
+        out.append(Part("team-compute-domains", tuple(domains), after=(TEAMS, *driver),
+                        description="ComputeDomains (IMEX) in team namespaces"))
     if addons.on("kueue"):
         cluster_objects = kueue.cluster_manifests(spec, fabrics)
         cluster_objects += kueue.workload_priority_classes(teams.PRIORITIES)

@@ -47,8 +47,6 @@ def pool_quota(pool: GpuNodePoolSpec, fabric: FabricDescription, gpus: int) -> P
     amounts: dict[str, int | str] = {}
     if gpus <= 0:
         return PoolQuota(pool.name, 0, {})
-    # Per-GPU amounts, scaled below; pools that refuse 1-GPU pods still scale by GPU.
-    one = pod_fragment(fabric, 1, strict=False).limits
     if fabric.uses_dra and fabric.dra is not None:
         amounts[f"{fabric.dra.gpu_class}.{DRA_DEVICES}"] = gpus
     elif pool.mig is not None:
@@ -56,14 +54,31 @@ def pool_quota(pool: GpuNodePoolSpec, fabric: FabricDescription, gpus: int) -> P
         amounts[resource] = gpus * per_gpu
     else:
         amounts[fabric.gpu_resource] = gpus
-    for resource, value in one.items():
-        if resource in (fabric.gpu_resource,):
-            continue
-        if resource == HUGEPAGES:
-            amounts[resource] = _scale_quantity(value, gpus)
-        else:
-            amounts[resource] = int(value) * gpus
+    for resource, value in _fabric_amounts(fabric, gpus).items():
+        amounts[resource] = value
     return PoolQuota(pool.name, gpus, {k: str(v) for k, v in amounts.items()})
+
+
+def _fabric_amounts(fabric: FabricDescription, gpus: int) -> dict[str, int | str]:
+    """Fabric resources ``gpus`` GPUs may take: the most any mix of served pod sizes
+    needs (``gpus / n`` pods of ``n`` GPUs each, rounded up), so the GPU budget binds
+    first. Sizes the fabric refuses (:mod:`components.fabric.shapes`) are not counted."""
+    from components.fabric.shapes import served_counts
+
+    out: dict[str, int | str] = {}
+    sizes = served_counts(fabric) if fabric.machine.has_fabric else [1]
+    for n in sizes:
+        pods = -(-gpus // n)
+        for resource, value in pod_fragment(fabric, n).limits.items():
+            if resource == fabric.gpu_resource:
+                continue
+            if resource == HUGEPAGES:
+                scaled = _scale_quantity(value, pods)
+                if resource not in out or _bytes(scaled) > _bytes(str(out[resource])):
+                    out[resource] = scaled
+            else:
+                out[resource] = max(int(out.get(resource, 0)), int(value) * pods)
+    return out
 
 
 def team_quotas(

@@ -14,7 +14,7 @@ family's topology file from a ConfigMap in every workload namespace.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from components import versions
@@ -95,6 +95,23 @@ def operator_installs_driver(
         return False
     driver = addon.values.get("driver", {})
     return bool(driver.get("enabled", True)) if isinstance(driver, Mapping) else True
+
+
+def workload_manifests(fabrics: Sequence[FabricDescription], ns: str) -> list[Manifest]:
+    """Namespaced objects a workload of these fabrics mounts (NCCL topology ConfigMaps):
+    every namespace that runs fabric pods needs its own copy (team namespaces too)."""
+    topologies = sorted({f.machine.topology for f in fabrics if f.machine.topology})
+    return [topology_config_map(t, ns) for t in topologies]
+
+
+def _fabric_namespaces(spec: ClusterSpec, fabrics: Sequence[FabricDescription]) -> list[str]:
+    """The fabric namespaces and the namespaces of teams that use these pools."""
+    from components.fabric.injection import fabric_namespaces
+
+    out: list[str] = []
+    for fabric in fabrics:
+        out += [ns for ns in fabric_namespaces(spec, fabric) if ns not in out]
+    return out
 
 
 def _workload_after(spec: ClusterSpec) -> tuple[str, ...]:
@@ -198,8 +215,9 @@ def parts(
     if topologies:
         out.append(Part(
             TOPOLOGY_PART,
-            tuple(topology_config_map(t, ns) for t in topologies for ns in spec.fabric.namespaces),
-            after=_workload_after(spec),
+            tuple(m for ns in _fabric_namespaces(spec, ib) for m in workload_manifests(ib, ns)),
+            # Team namespaces are created by the platform's teams part.
+            after=_workload_after(spec) + (("teams",) if spec.tenancy.teams else ()),
             description="NCCL topology files of the ND VM families (NCCL_TOPO_FILE)",
         ))
     return out
