@@ -31,8 +31,9 @@ def test_gb200_dra_pods_get_the_compute_domain_channel_claim() -> None:
     for cloud, machine in (("aws", "p6e-gb200.36xlarge"), ("oci", "BM.GPU.GB200-v3.4")):
         spec = existing(cloud, machine, fabric={"mode": "dra"}, tenancy={"teams": [TEAM]})
         fragment = pod_fragment(fabric_of(spec), 4)
-        assert {"name": "compute-domain-channel",
-                "resourceClaimTemplateName": "gpu-compute-domain-channel"} in fragment.resource_claims
+        channel = {"name": "compute-domain-channel",
+                   "resourceClaimTemplateName": "gpu-compute-domain-channel"}
+        assert channel in fragment.resource_claims
         assert "compute-domain-channel" in fragment.container_claims
         # The ComputeDomain that creates that template exists in the fabric namespace and
         # in the team's (NVIDIA k8s-dra-driver-gpu: spec.channel.resourceClaimTemplate.name).
