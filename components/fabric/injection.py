@@ -68,11 +68,11 @@ def holds_objects(fabric: FabricDescription) -> bool:
 def fabric_namespaces(spec: ClusterSpec, fabric: FabricDescription) -> list[str]:
     """Namespaces that hold the pool's fabric objects: ``fabric.namespaces`` and the
     namespace of every team that may use the pool (they get them automatically)."""
-    from components.platform.quotas import team_pools
-
     out = list(spec.fabric.namespaces)
     for team in spec.tenancy.teams:
-        if team.name not in out and fabric.pool in {p.name for p in team_pools(spec, team)}:
+        # A team without node_pools may use every pool (TeamSpec.node_pools).
+        uses = not team.node_pools or fabric.pool in team.node_pools
+        if uses and team.name not in out:
             out.append(team.name)
     return out
 
