@@ -8,10 +8,12 @@ tests/test_pod_admission.py; here the policies are checked as data.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from components.fabric.injection import allowed_counts
+from components.fabric.shapes import NicHandout, nic_handout, pod_shape
 from components.fabric.workload import FragmentError, pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.specs import spec_dict
@@ -134,14 +136,22 @@ def test_guard_rejects_counts_without_a_fabric_shape() -> None:
 
 def test_moved_nics_serve_only_whole_nodes_and_say_why() -> None:
     # DOKS: Multus host-device moves fabric0..7 into one pod; a 4-GPU pod would take
-    # NICs the node's other pod needs (issue 17/19). Refused at admission and in the helper.
+    # NICs the node's other pod needs (issues 17/19). Refused at admission and in the helper.
     spec = existing("digitalocean", H200_DO)
     fabric = fabric_of(spec)
     assert allowed_counts(spec, fabric) == [8]
     rule = _rules(_policies(spec)["gpufabric-guard-gpu"])["fabric-gpu-shape"]
-    assert "moves each fabric NIC into one pod's network namespace" in rule["validate"]["message"]
-    with pytest.raises(FragmentError, match="ask for 8 GPUs per pod"):
+    assert "1, 2, 3, 4, 5, 6, 7 GPUs: pool gpu" in rule["validate"]["message"]
+    assert "moved whole into one pod by host-device" in rule["validate"]["message"]
+    with pytest.raises(FragmentError, match="only to pods with 8 GPUs"):
         pod_fragment(fabric, 4)
+    # The generic rule holds without the cloud's declaration: a host-device NAD fabric
+    # (NICs moved, counted by nothing) serves whole nodes only.
+    generic = replace(fabric, pod_gpu_counts=None, pod_gpu_counts_reason="")
+    assert nic_handout(generic) is NicHandout.MOVED
+    shape = pod_shape(generic, 4)
+    assert shape.refusal is not None and "ask for 8 GPUs per pod" in shape.refusal
+    assert pod_shape(generic, 8).served and pod_shape(generic, 8).nics == 8
 
 
 def test_several_pools_need_a_pool_choice() -> None:
