@@ -28,6 +28,16 @@ UPSTREAM_NFD_WORKER = [
 ]
 
 
+def _run(coro):
+    """Run a coroutine on a private loop (asyncio.run would unset the thread's loop,
+    which later Pulumi tests in this process need)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        loop.close()
+
+
 def tolerates(tolerations: list[dict], key: str, value: str, effect: str) -> bool:
     """Kubernetes' rule (core/v1 Toleration.ToleratesTaint)."""
     for t in tolerations:
@@ -101,7 +111,7 @@ def test_the_gpu_pool_waits_until_the_feature_is_registered() -> None:
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    result = asyncio.run(wait_for_registered("Pending", read, sleep=sleep, interval=30))
+    result = _run(wait_for_registered("Pending", read, sleep=sleep, interval=30))
     assert result == "Registered"
     assert slept == [30, 30, 30]
 
@@ -116,7 +126,7 @@ def test_a_registration_that_never_completes_fails_with_the_steps() -> None:
         return None
 
     with pytest.raises(InfinibandFeatureError) as err:
-        asyncio.run(wait_for_registered("Registering", read, sleep=sleep, timeout=60,
+        _run(wait_for_registered("Registering", read, sleep=sleep, timeout=60,
                                         interval=30))
     message = str(err.value)
     assert "az provider register -n Microsoft.ContainerService" in message
