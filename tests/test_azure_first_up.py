@@ -143,13 +143,27 @@ def test_the_pool_vm_size_waits_on_the_registration(stack_plan) -> None:
 
 # -- DRA ------------------------------------------------------------------------------
 @pytest.mark.parametrize("machine", ["Standard_ND96isr_H100_v5", "Standard_ND96asr_v4"])
-def test_dra_is_refused_on_aks_with_the_reason(machine) -> None:
+def test_dra_on_aks_claims_gpus_only_and_keeps_hcas_on_the_device_plugin(machine) -> None:
     """kubernetes-sigs/dranet examples/azure_aks_examples (f258477): Azure IB VFs publish
-    dra.net/numaNode and no resource.kubernetes.io/pcieRoot."""
+    dra.net/numaNode and no resource.kubernetes.io/pcieRoot, so a GPU+NIC claim
+    constrained on pcieRoot (what the layer built before) can never be satisfied."""
+    from components.fabric.workload import pod_fragment
+
     data = spec_dict("azure", fabric={"mode": "dra"})
     data["node_pools"][0]["machine_type"] = machine
-    with pytest.raises(SpecError) as err:
-        describe_cluster(load_spec(data))
-    (problem,) = err.value.problems
-    assert problem.path == "fabric.mode"
-    assert "pcieRoot" in str(err.value) and "device-plugin" in str(err.value)
+    spec = load_spec(data)
+    fabric = describe_cluster(spec)["gpu"]
+    assert fabric.gpu_dra and fabric.attach.value == "device-plugin"
+    templates = [m for m in layer_of(spec).manifests() if m["kind"] == "ResourceClaimTemplate"]
+    assert templates
+    for template in templates:
+        devices = template["spec"]["spec"]["devices"]
+        assert "constraints" not in devices
+        assert {r["exactly"]["deviceClassName"] for r in devices["requests"]} == {
+            "gpu.nvidia.com"}
+    assert not [m for m in layer_of(spec).manifests() if m["kind"] == "DeviceClass"
+                and "dra.net" in str(m)]
+    fragment = pod_fragment(fabric, 8)
+    assert fragment.limits["rdma/hca_shared_devices_a"] == "1"
+    assert fragment.resource_claims == [{"name": "gpu",
+                                         "resourceClaimTemplateName": "8-gpu"}]

@@ -35,24 +35,14 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     if mode == "host-network":
         refuse("fabric.mode", "AKS pods get IB devices from a device plugin; use device-plugin",
                mode)
-    if mode == "dra" and machine.has_fabric:
-        # kubernetes-sigs/dranet examples/azure_aks_examples (gb300, mi300x): the IB VFs
-        # publish dra.net/numaNode but no resource.kubernetes.io/pcieRoot, and the GPU
-        # DRA drivers publish no dra.net/numaNode, so no claim constraint can pair a GPU
-        # with its HCA (the examples pin devices by bus id per VM size); a pcieRoot
-        # constraint would leave every pod Pending. No ND H100/H200 v5 example exists.
-        refuse(
-            "fabric.mode",
-            "DRA is not offered on AKS: dranet publishes no resource.kubernetes.io/pcieRoot "
-            "on Azure's InfiniBand VFs (only dra.net/numaNode, which GPU DRA drivers do not "
-            "publish), so GPU-aligned NIC claims cannot be expressed and pods would stay "
-            "Pending; use fabric.mode: device-plugin (NVIDIA Network Operator, "
-            f"{SHARED_RESOURCE} or, with fabric.device_plugin: sriov, {SRIOV_RESOURCE})",
-            mode,
-        )
-    attach = Attach.NONE if not machine.has_fabric else (
-        Attach.DRA if mode == "dra" else Attach.DEVICE_PLUGIN
-    )
+    # DRA on AKS: GPUs (and GB200/GB300 ComputeDomains) through the NVIDIA DRA driver,
+    # the HCAs stay on the Network Operator's device plugin. dranet's AKS examples
+    # (kubernetes-sigs/dranet examples/azure_aks_examples: gb300, mi300x) show the IB
+    # VFs publishing dra.net/numaNode and no resource.kubernetes.io/pcieRoot, and the
+    # GPU DRA drivers publish no dra.net/numaNode: no claim constraint can pair a GPU
+    # with its HCA (the examples pin devices by bus id), and a pcieRoot constraint
+    # would leave every pod Pending. NCCL pairs them by the topology file instead.
+    attach = Attach.NONE if not machine.has_fabric else Attach.DEVICE_PLUGIN
     sriov = spec.fabric.device_plugin == "sriov"
     plugin = DevicePlugin.NONE
     pooled: dict[str, int] = {}
@@ -66,7 +56,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     if machine.topology and machine.has_fabric:
         mounts[topology_config_map(machine.topology)] = TOPOLOGY_MOUNT
         env_overrides["NCCL_TOPO_FILE"] = f"{TOPOLOGY_MOUNT}/{TOPOLOGY_KEY}"
-    dra = attach is Attach.DRA
+    dra = mode == "dra"
     return FabricDescription(
         cloud=spec.cloud,
         pool=pool.name,
