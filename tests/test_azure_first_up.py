@@ -9,7 +9,6 @@ import asyncio
 
 import pytest
 
-from components.errors import SpecError
 from components.fabric.description import describe_cluster
 from components.spec import load_spec
 from tests.fabric_helpers import layer_of
