@@ -69,3 +69,51 @@ def test_fabric_only_program_installs_the_layer_with_its_provider() -> None:
     fragment = plan.outputs["pod_fragment"]
     limits = fragment["container"]["resources"]["limits"]
     assert str(limits["rdma/fabric7"]) == "1" and str(limits["nvidia.com/gpu"]) == "8"
+
+
+def test_a4_pool_joins_an_existing_gke_cluster_with_its_rdma_networks() -> None:
+    plan = _run_example("gcp-a4-existing-gke", {
+        "gcp-project": "team-proj", "cluster": "my-gke", "network": "my-vpc",
+        "subnetwork": "my-subnet",
+        "node-service-account": "nodes@team-proj.iam.gserviceaccount.com",
+        "kubeconfig": "apiVersion: v1\nkind: Config\n",
+    }, secret_keys=["kubeconfig"])
+    # Nothing of the team's own: no cluster, no primary VPC, no system pool.
+    assert not plan.by_type("gcp:container/cluster:Cluster")
+    assert {r.inputs["name"] for r in plan.by_type("gcp:compute/network:Network")} == {
+        "train-gvnic-net", "train-rdma-net"}
+    (pool,) = plan.by_type("gcp:container/nodePool:NodePool")
+    assert pool.inputs["cluster"] == "my-gke"
+    assert pool.inputs["nodeConfig"]["machineType"] == "a4-highgpu-8g"
+    # A4: the second gVNIC plus one RoCE subnet per CX-7 NIC (8), as in the A4 seed.
+    extra = pool.inputs["networkConfig"]["additionalNodeNetworkConfigs"]
+    assert extra[0] == {"network": "train-gvnic-net", "subnetwork": "train-gvnic-sub"}
+    assert [e["subnetwork"] for e in extra[1:]] == [f"train-rdma-sub-{i}" for i in range(8)]
+    assert plan.one("gpufabric:gcp:GpuNodePool", "train-a4").urn == pool.parent
+    provider = plan.one("pulumi:providers:kubernetes", "my-gke")
+    k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
+    assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)
+
+
+def test_efa_node_group_joins_an_existing_vpc_and_eks_cluster() -> None:
+    plan = _run_example("aws-efa-existing-eks", {
+        "vpc-id": "vpc-0abc", "private-subnet-ids": '["subnet-0aaa", "subnet-0bbb"]',
+        "gpu-subnet-id": "subnet-0ccc", "cluster": "my-eks",
+        "cluster-security-group-id": "sg-0ddd",
+        "node-role-arn": "arn:aws:iam::123456789012:role/my-eks-nodes",
+    })
+    assert not plan.by_type("aws:ec2/vpc:Vpc") and not plan.by_type("aws:eks/cluster:Cluster")
+    sg = plan.one("aws:ec2/securityGroup:SecurityGroup")
+    assert sg.inputs["vpcId"] == "vpc-0abc"
+    group = plan.one("aws:eks/nodeGroup:NodeGroup")
+    assert group.inputs["clusterName"] == "my-eks"
+    assert group.inputs["subnetIds"] == ["subnet-0ccc"]
+    template = plan.one("aws:ec2/launchTemplate:LaunchTemplate")
+    # p5.48xlarge: 32 EFA on 32 network cards, ena-primary adds the plain ENA on card 0.
+    interfaces = template.inputs["networkInterfaces"]
+    assert len(interfaces) == 33
+    # The team's cluster SG on the primary (plain ENA), the new EFA SG on every EFA.
+    assert interfaces[0]["securityGroups"] == ["sg-0ddd"]
+    efa_groups = {tuple(i["securityGroups"]) for i in interfaces[1:]}
+    assert len(efa_groups) == 1 and "sg-0ddd" not in next(iter(efa_groups))
+    assert plan.one("gpufabric:aws:GpuNodeGroup", "p5-nodes").urn == group.parent

@@ -81,8 +81,12 @@ def test_children_are_parented_and_named_from_the_component(stack_plan) -> None:
     component = plan.one(COMPONENT)
     gcp_resources = [r for r in plan.resources if r.type.startswith("gcp:")]
     assert gcp_resources
+    # Directly, or through a building block the component owns (FabricNetwork, GpuNodePool).
+    blocks = {r.urn for r in plan.resources
+              if r.type.startswith("gpufabric:gcp:") and r.parent == component.urn}
+    assert len(blocks) == 2
     for r in gcp_resources:
-        assert r.parent == component.urn, r.name
+        assert r.parent == component.urn or r.parent in blocks, r.name
         assert r.name.startswith(f"{component.name}-"), r.name
 
 

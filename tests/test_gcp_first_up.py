@@ -56,8 +56,10 @@ def test_seed_stack_gets_a_router_and_nat_for_the_node_subnet(stack_plan) -> Non
         "name": "projects/gke-dranet/regions/us-west8/subnetworks/dranet-sub",
         "sourceIpRangesToNats": ["ALL_IP_RANGES"],
     }]
+    network = plan.one("gpufabric:gcp:FabricNetwork")
+    assert network.parent == component.urn
     for r in (router, nat):
-        assert r.parent == component.urn
+        assert r.parent == network.urn
         assert r.name.startswith("dranet-")
     # The Kubernetes layer (Helm releases pulling from nvcr.io...) waits for the NAT: its
     # component depends on it (Pulumi applies a component's depends_on to its children).

@@ -4,14 +4,15 @@ Creates (children of the component, names derived from its name):
 
 * the VPC of :mod:`components.clouds.aws.layout` (private + public subnet per AZ,
   one private GPU subnet in ``location.zone``, IGW, NAT, routes), unless
-  ``aws.existing_vpc`` names one;
+  ``aws.existing_vpc`` names one, and the EFA security group: an
+  :class:`~components.clouds.aws.blocks.AwsFabricNetwork`;
 * IAM roles (cluster, nodes; AWS managed policies only), the EKS cluster with
   access entries (``authentication_mode: API``; admins from
   ``aws.admin_principal_arns``), the OIDC provider for IRSA;
-* the EFA security group (self-referencing ingress and egress, nothing wider);
 * a system node group, and per GPU pool a launch template with one EFA interface
-  per network card, a cluster placement group and an EKS managed node group
-  (:mod:`components.clouds.aws.nodegroup`).
+  per network card, a cluster placement group and an EKS managed node group, an
+  :class:`~components.clouds.aws.blocks.AwsEfaNodeGroup` (the blocks carry aliases:
+  their children keep the URNs they had as direct children).
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ import pulumi_aws as aws
 
 from components.catalog import Cloud
 from components.clouds.aws import iam
+from components.clouds.aws.blocks import (
+    AwsEfaNodeGroup,
+    AwsEfaNodeGroupArgs,
+    AwsFabricNetwork,
+    AwsFabricNetworkArgs,
+    ExistingVpc,
+)
 from components.clouds.aws.kubeconfig import kubeconfig
 from components.clouds.aws.layout import (
     DEFAULT_SYSTEM_INSTANCE,
@@ -33,18 +41,8 @@ from components.clouds.aws.layout import (
     service_cidr,
     vpc_cni_version,
 )
-from components.clouds.aws.network import (
-    Network,
-    create_network,
-    existing_network,
-    network_outputs,
-)
-from components.clouds.aws.nodegroup import (
-    efa_security_group,
-    gpu_launch_template,
-    gpu_node_group,
-    system_node_group,
-)
+from components.clouds.aws.network import Network, network_outputs
+from components.clouds.aws.nodegroup import system_node_group
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.security import effective_api_access
 
@@ -72,13 +70,17 @@ class AwsGpuCluster(GpuCluster):
         version = spec.kubernetes.parsed
         k8s_version = f"{version.major}.{version.minor}"
 
-        if existing is not None:
-            net = existing_network(existing.vpc_id, existing.private_subnet_ids,
-                                   existing.gpu_subnet_id)
-        else:
-            assert plan is not None
-            net = create_network(self.name, spec.name, str(spec.network.cidr), plan, tags,
-                                 self.child_opts)
+        fabric_network = AwsFabricNetwork(
+            f"{self.name}-network",
+            AwsFabricNetworkArgs(
+                self.name, spec.name, str(spec.network.cidr), plan,
+                ExistingVpc(existing.vpc_id, list(existing.private_subnet_ids),
+                            existing.gpu_subnet_id) if existing is not None else None,
+                tags, aliases_parent=self,
+            ),
+            opts=self.child_opts(),
+        )
+        net = fabric_network.network
         cluster_role, cluster_attach = iam.cluster_role(self.name, part, tags, self.child_opts)
         node_role, node_attach = iam.node_role(self.name, part, tags, self.child_opts)
         self.eks = self._cluster(net, cluster_role, cluster_attach, svc_cidr, k8s_version)
@@ -96,7 +98,7 @@ class AwsGpuCluster(GpuCluster):
         # InvalidPermission.Duplicate), and on the combined efa-primary interface the EFA
         # SG rides along: SG rules are a union, so its self rules cover EFA traffic
         # (terraform-aws-eks v21 adds `all_self_efa` only to the node-group SG it creates).
-        efa_sg = efa_security_group(self.name, spec.name, net.vpc_id, tags, self.child_opts)
+        efa_sg = fabric_network.efa_security_group
         # Managed vpc-cni at a version that handles efa-only interfaces, installed
         # before compute (terraform-aws-eks `before_compute`): GPU nodes boot with it.
         vpc_cni = aws.eks.Addon(
@@ -118,26 +120,18 @@ class AwsGpuCluster(GpuCluster):
         )
         pools: list[NodePoolInfo] = []
         for pool, pool_plan in zip(spec.node_pools, plans, strict=True):
-            base = f"{self.name}-{pool.name}"
-            group = None
-            if pool_plan.placement_group:
-                group = aws.ec2.PlacementGroup(
-                    f"{base}-pg", strategy="cluster",
-                    tags={**tags, "gpufabric.dev/pool": pool.name},
-                    opts=self.child_opts(),
-                )
-            template = gpu_launch_template(
-                base, pool_plan, cluster_sg, efa_sg.id, group, pool.disk_size_gb, tags,
-                self.child_opts,
-            )
-            node_group = gpu_node_group(
-                base, self.eks, node_role.arn, net.gpu_subnet_id, pool_plan,
-                self.fabrics[pool.name], template, k8s_version, tags,
-                lambda **kw: self.child_opts(depends_on=[*node_attach, *net.ready, vpc_cni],
-                                             **kw),
+            block = AwsEfaNodeGroup(
+                f"{self.name}-{pool.name}-pool",
+                AwsEfaNodeGroupArgs(
+                    f"{self.name}-{pool.name}", self.eks, node_role.arn, net.gpu_subnet_id,
+                    pool_plan, self.fabrics[pool.name], cluster_sg, efa_sg.id, k8s_version,
+                    pool.disk_size_gb, tags, depends_on=[*node_attach, *net.ready, vpc_cni],
+                    aliases_parent=self,
+                ),
+                opts=self.child_opts(),
             )
             pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,
-                                      node_group.node_group_name))
+                                      block.node_group.node_group_name))
         region = spec.location.region
         config = pulumi.Output.all(
             self.eks.name, self.eks.endpoint, self.eks.certificate_authority.data, self.eks.arn

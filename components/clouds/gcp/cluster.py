@@ -3,13 +3,15 @@
 Creates (children of the component, names derived from its name):
 
 * the VPCs of :mod:`components.clouds.gcp.layout` (primary; gVNIC + RoCE VPC for
-  A3 Ultra / A4 / A4X; one VPC per GPU NIC for A3 High / A3 Mega);
+  A3 Ultra / A4 / A4X; one VPC per GPU NIC for A3 High / A3 Mega), in a
+  :class:`~components.clouds.gcp.blocks.GcpFabricNetwork`;
 * the cluster: default pool removed, multi-networking, Dataplane V2, Workload
   Identity, private nodes, release channel / version from the spec;
 * a node service account with only ``roles/container.defaultNodeServiceAccount``
   (unless the spec names one);
-* a small system node pool, and one GPU node pool per spec pool
-  (:mod:`components.clouds.gcp.nodepool`).
+* a small system node pool, and one GPU node pool per spec pool, each a
+  :class:`~components.clouds.gcp.blocks.GcpGpuNodePool` (the blocks carry aliases:
+  their children keep the URNs they had as direct children).
 """
 
 from __future__ import annotations
@@ -20,15 +22,17 @@ import pulumi
 import pulumi_gcp as gcp
 
 from components.catalog import Cloud
+from components.clouds.gcp.blocks import (
+    GcpFabricNetwork,
+    GcpFabricNetworkArgs,
+    GcpGpuNodePool,
+    GcpGpuNodePoolArgs,
+)
 from components.clouds.gcp.egress import wants_nat
 from components.clouds.gcp.kubeconfig import kubeconfig
 from components.clouds.gcp.layout import GcpLayout, build_layout, options_of
-from components.clouds.gcp.network import CreatedVpc, create_nat, create_vpcs
-from components.clouds.gcp.nodepool import (
-    gpu_driver_version,
-    gpu_node_pool,
-    system_node_pool,
-)
+from components.clouds.gcp.network import CreatedVpc
+from components.clouds.gcp.nodepool import gpu_driver_version, system_node_pool
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.addons import resolve_addons
 from components.fabric.derive import DRA_V1BETA1
@@ -57,15 +61,15 @@ class GcpGpuCluster(GpuCluster):
         opts = options_of(spec)
         self.layout = build_layout(spec)
         zone = str(spec.location.zone)
-        vpcs = create_vpcs(
-            self.name, self.layout, project=opts.project, region=spec.location.region,
-            opts=self.child_opts,
-        )
         # Private nodes pull from nvcr.io, registry.k8s.io... only through a NAT; the
         # Kubernetes layer waits for it.
-        egress = create_nat(self.name, vpcs["net"], project=opts.project,
-                            region=spec.location.region,
-                            opts=self.child_opts) if wants_nat(opts) else []
+        network = GcpFabricNetwork(
+            f"{self.name}-network",
+            GcpFabricNetworkArgs(self.layout, opts.project, spec.location.region, self.name,
+                                 nat=wants_nat(opts), aliases_parent=self),
+            opts=self.child_opts(),
+        )
+        vpcs, egress = network.vpcs, network.egress
         self.gke = self._cluster(vpcs["net"], zone)
         node_sa = self._node_service_account()
         addons = resolve_addons(spec, self.fabrics)
@@ -75,10 +79,14 @@ class GcpGpuCluster(GpuCluster):
             fabric = self.fabrics[pool.name]
             driver = gpu_driver_version(opts.gpu_driver_version, addons.on("gpu_operator"),
                                         dra=fabric.gpu_dra)
-            node_pool = gpu_node_pool(
-                self, self.gke, pool, fabric, self.layout, vpcs, zone, node_sa, driver
+            block = GcpGpuNodePool(
+                f"{self.name}-{pool.name}-pool",
+                GcpGpuNodePoolArgs(spec, pool, fabric, self.gke, self.layout, vpcs, zone,
+                                   node_sa, driver, self.name, aliases_parent=self),
+                opts=self.child_opts(),
             )
-            pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count, node_pool.name))
+            pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,
+                                      block.node_pool.name))
         context = pulumi.Output.concat("gke_", opts.project, "_", zone, "_", self.gke.name)
         config = pulumi.Output.all(
             context, self.gke.endpoint, self.gke.master_auth.cluster_ca_certificate

@@ -9,7 +9,7 @@ provisioning) and placement from the spec.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pulumi
 import pulumi_gcp as gcp
@@ -25,13 +25,32 @@ from components.clouds.gcp.network import CreatedVpc
 if TYPE_CHECKING:
     from components.cluster import GpuCluster
     from components.fabric.description import FabricDescription
-    from components.spec import GpuNodePoolSpec
+    from components.spec import ClusterSpec, GpuNodePoolSpec
 
 DEFAULT_SYSTEM_MACHINE = "e2-standard-8"
 SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 RESERVATION_KEY = "compute.googleapis.com/reservation-name"
 _EFFECTS = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
             "NoExecute": "NO_EXECUTE"}
+
+
+class PoolOwner(Protocol):
+    """Who a GPU pool is built for: the cluster component, or a node-pool building block."""
+
+    @property
+    def spec(self) -> ClusterSpec: ...
+
+    @property
+    def name(self) -> str: ...
+
+    def child_opts(self, **kwargs: Any) -> pulumi.ResourceOptions: ...
+
+
+class NamedCluster(Protocol):
+    """The cluster a pool joins, by name: ``gcp.container.Cluster`` or an existing one's."""
+
+    @property
+    def name(self) -> pulumi.Input[str]: ...
 
 
 def gpu_driver_version(chosen: str | None, gpu_operator: bool, dra: bool = False) -> str:
@@ -83,8 +102,8 @@ def system_node_pool(
 
 
 def gpu_node_pool(
-    owner: GpuCluster,
-    cluster: gcp.container.Cluster,
+    owner: PoolOwner,
+    cluster: NamedCluster,
     pool: GpuNodePoolSpec,
     fabric: FabricDescription,
     layout: GcpLayout,

@@ -1,0 +1,64 @@
+"""An EFA GPU node group in the VPC and EKS cluster you already run.
+
+This program creates the EFA security group (all traffic between its members,
+nothing else) in your VPC, and a p5.48xlarge node group with one EFA interface
+per network card, in a cluster placement group, on your GPU subnet:
+
+    pulumi config set vpc-id vpc-0abc...
+    pulumi config set --path 'private-subnet-ids[0]' subnet-0aaa...
+    pulumi config set --path 'private-subnet-ids[1]' subnet-0bbb...
+    pulumi config set gpu-subnet-id subnet-0ccc...             # one AZ: EFA stays in it
+    pulumi config set cluster my-eks
+    pulumi config set cluster-security-group-id sg-0ddd...     # the EKS cluster SG
+    pulumi config set node-role-arn arn:aws:iam::123456789012:role/my-eks-nodes
+
+Then install the fabric layer with ``gf.FabricStack`` (see examples/fabric-only).
+"""
+
+import pulumi
+
+import components as gf
+from components.clouds.aws.blocks import (
+    AwsEfaNodeGroup,
+    AwsEfaNodeGroupArgs,
+    AwsFabricNetwork,
+    AwsFabricNetworkArgs,
+    ExistingCluster,
+    ExistingVpc,
+)
+from components.clouds.aws.layout import pool_plans
+
+config = pulumi.Config()
+vpc = ExistingVpc(
+    config.require("vpc-id"),
+    config.require_object("private-subnet-ids"),
+    config.require("gpu-subnet-id"),
+)
+spec = gf.load_spec({
+    "name": "my-eks",
+    "cloud": "aws",
+    "location": {"region": "us-east-1", "zone": "us-east-1a"},
+    "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
+    "kubernetes": {"version": "1.34"},
+    "node_pools": [{"name": "p5", "machine_type": "p5.48xlarge", "node_count": 2}],
+    "aws": {"existing_vpc": {"vpc_id": vpc.vpc_id, "private_subnet_ids": vpc.private_subnet_ids,
+                             "gpu_subnet_id": vpc.gpu_subnet_id}},
+})
+(pool,) = spec.node_pools
+fabric = gf.describe_cluster(spec)[pool.name]
+
+network = AwsFabricNetwork(
+    "p5-network", AwsFabricNetworkArgs("p5", spec.name, existing=vpc),
+)
+nodes = AwsEfaNodeGroup(
+    "p5-nodes",
+    AwsEfaNodeGroupArgs(
+        "p5", ExistingCluster(config.require("cluster")), config.require("node-role-arn"),
+        vpc.gpu_subnet_id, pool_plans(spec)[0], fabric,
+        cluster_security_group_id=config.require("cluster-security-group-id"),
+        efa_security_group_id=network.efa_security_group.id,
+        kubernetes_version="1.34", disk_size_gb=500,
+    ),
+)
+pulumi.export("node_group", nodes.node_group.node_group_name)
+pulumi.export("efa_security_group_id", network.efa_security_group.id)
