@@ -59,3 +59,43 @@ def test_fabric_settings_that_did_nothing_are_refused_not_ignored(key: str) -> N
     with pytest.raises(SpecError) as err:
         load_spec(raw)
     assert f"fabric.{key}" in str(err.value) and "unknown key" in str(err.value)
+
+
+@pytest.mark.parametrize(("cloud", "machine"), [
+    ("aws", "p6e-gb200.36xlarge"), ("oci", "BM.GPU.GB200-v3.4"),
+])
+def test_gb200_dra_on_managed_control_planes_runs_the_compute_domain_controller(
+    cloud: str, machine: str, spec_plan
+) -> None:
+    raw = spec_dict(cloud, fabric={"mode": "dra"})
+    raw["node_pools"][0]["machine_type"] = machine
+    plan: PlanResult = spec_plan(raw)
+    (driver,) = [r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
+                 if r.inputs.get("chart") == "nvidia-dra-driver-gpu"]
+    values = driver.inputs["values"]
+    assert values["resources"]["computeDomains"]["enabled"] is True
+    # nvidia-dra-driver-gpu 25.12.0 values.yaml: controller.affinity requires
+    # node-role.kubernetes.io/control-plane; EKS/OKE have no such node. null removes it.
+    assert "affinity" in values["controller"] and values["controller"]["affinity"] is None
+
+
+def test_kueue_quota_is_on_what_a_dra_job_requests() -> None:
+    """A Job on a DRA pool asks for nvidia.com/gpu in its template (Kyverno turns pods,
+    not Jobs, into claims): the ClusterQueue must cover that resource or Kueue never
+    admits the Job; the namespace ResourceQuota counts the claims' devices."""
+    from components.fabric.description import describe_cluster
+    from components.fabric.layer import build_layer
+    from components.spec import load_spec
+
+    spec = load_spec(spec_dict("gcp", fabric={"mode": "dra"}, tenancy={"teams": [TEAM]}))
+    layer = build_layer(spec, describe_cluster(spec))
+    (queue,) = [m for m in layer.manifests() if m["kind"] == "ClusterQueue"]
+    group = queue["spec"]["resourceGroups"][0]
+    assert "nvidia.com/gpu" in group["coveredResources"]
+    assert not any(r.endswith("deviceclass.resource.k8s.io/devices")
+                   for r in group["coveredResources"])
+    nominal = {r["name"]: r["nominalQuota"] for r in group["flavors"][0]["resources"]}
+    assert nominal["nvidia.com/gpu"] == "16"
+    (quota,) = [m for m in layer.manifests() if m["kind"] == "ResourceQuota"
+                and m["metadata"]["name"] == "gpu-fabric"]
+    assert quota["spec"]["hard"]["gpu.nvidia.com.deviceclass.resource.k8s.io/devices"] == "16"

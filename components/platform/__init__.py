@@ -99,7 +99,7 @@ def parts(
             claims += [c for c in fabric_claim_templates(spec, team_fabrics, team.name)
                        if c not in claims]
             domains += team_compute_domains(spec, team_fabrics, team.name)
-        queues += [kueue.cluster_queue(team, quotas), kueue.local_queue(team)]
+        queues += [kueue.cluster_queue(team, quotas, fabrics), kueue.local_queue(team)]
     after = (WORKLOAD_NAMESPACES,) if workload else ()
     out.append(Part(TEAMS, tuple(objects), after=after,
                     description="Team namespaces, quotas, limits, RBAC and PriorityClasses"))

@@ -89,17 +89,38 @@ def resource_flavor(spec: ClusterSpec, pool: GpuNodePoolSpec,
             "spec": body}
 
 
-def cluster_queue(team: TeamSpec, quotas: list[PoolQuota]) -> Manifest:
+def job_amounts(quota: PoolQuota, fabric: FabricDescription) -> dict[str, str]:
+    """What the team's Jobs request of a pool, as Kueue sees it.
+
+    Kueue counts the Job's pod template; Kyverno rewrites pods, not Jobs (its
+    autogen is off, :mod:`components.fabric.injection`). On DRA pools a Job
+    template still asks for ``nvidia.com/gpu`` (the pod becomes a claim at
+    admission), so the queue's GPU quota is on that resource, and the DRA device
+    count stays with the namespace ResourceQuota, which sees the claims. Without
+    this Kueue never admits such a Job (a resource no flavor covers).
+    """
+    out = {}
+    for resource, amount in quota.amounts.items():
+        if resource.endswith(DRA_DEVICES):
+            out[fabric.gpu_resource] = str(quota.gpus)
+        else:
+            out[resource] = amount
+    return out
+
+
+def cluster_queue(
+    team: TeamSpec, quotas: list[PoolQuota], fabrics: Mapping[str, FabricDescription]
+) -> Manifest:
+    requested = [job_amounts(q, fabrics[q.pool]) for q in quotas]
     covered = ["cpu", "memory"]
-    for quota in quotas:
-        # DRA devices are quota'd by the namespace ResourceQuota; pods do not request them.
-        covered += [r for r in quota.amounts if r not in covered and not r.endswith(DRA_DEVICES)]
+    for amounts in requested:
+        covered += [r for r in amounts if r not in covered]
     flavors = []
-    for quota in quotas:
-        amounts = {"cpu": UNBOUNDED_CPU, "memory": UNBOUNDED_MEMORY, **quota.amounts}
+    for quota, amounts in zip(quotas, requested, strict=True):
+        nominal = {"cpu": UNBOUNDED_CPU, "memory": UNBOUNDED_MEMORY, **amounts}
         flavors.append({
             "name": flavor_name(quota.pool),
-            "resources": [{"name": r, "nominalQuota": amounts.get(r, "0")} for r in covered],
+            "resources": [{"name": r, "nominalQuota": nominal.get(r, "0")} for r in covered],
         })
     return {
         "apiVersion": API,

@@ -29,7 +29,12 @@ def values(
             "gpus": {"enabled": gpus},
             "computeDomains": {"enabled": compute_domains},
         },
-        "controller": {"tolerations": tolerations},
+        # The chart's controller (ComputeDomains) requires a node labelled
+        # node-role.kubernetes.io/control-plane by default (nvidia-dra-driver-gpu
+        # 25.12.0 values.yaml controller.affinity); managed control planes (GKE, EKS,
+        # AKS, DOKS, OKE) have none, so the default would leave it Pending forever.
+        # null deletes the chart's default (Helm: a null value removes the key).
+        "controller": {"tolerations": tolerations, "affinity": None},
         "kubeletPlugin": {
             "tolerations": tolerations,
             "affinity": node_affinity_in(GPU_PRESENT_LABEL, ["true"]),
