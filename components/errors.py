@@ -6,6 +6,7 @@ before any resource is created.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,16 +20,36 @@ class Problem:
     has_value: bool = False
 
     def __str__(self) -> str:
-        where = self.path or "(top level)"
+        where = cut(self.path, MAX_PATH) or "(top level)"
+        message = cut(_LONG_RUN.sub(_cut_run, self.message), MAX_MESSAGE)
         if self.has_value:
-            return f"{where}: {self.message} (got {_show(self.value)})"
-        return f"{where}: {self.message}"
+            return f"{where}: {message} (got {_show(self.value)})"
+        return f"{where}: {message}"
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "message": self.message}
         if self.has_value:
             out["value"] = self.value
         return out
+
+
+# A user's value can be any size (a 1 MB string was echoed whole): messages quote
+# values, so long runs inside a message, the message and the path are cut.
+MAX_PATH = 200
+MAX_MESSAGE = 1000
+MAX_RUN = 80
+_LONG_RUN = re.compile(r"\S{" + str(MAX_RUN + 1) + ",}")
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` if short enough, else its head and how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 30]}... ({len(text)} characters)"
+
+
+def _cut_run(match: re.Match[str]) -> str:
+    return cut(match.group(0), MAX_RUN)
 
 
 def _show(value: Any) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pulumi
 
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
+from components.kubeconfig_file import read_kubeconfig_file
 from components.spec import KubeconfigSource
 
 OFFLINE_ENV = "GPU_FABRIC_OFFLINE"
@@ -48,6 +49,7 @@ def read_kubeconfig(source: KubeconfigSource) -> pulumi.Output[str]:
                 f"existing.kubeconfig.config_key: config value '{source.config_key}' is not set; "
                 f"run: pulumi config set --secret {source.config_key} \"$(cat kubeconfig)\""
             )
+        _warn_if_plain(f"{namespace or pulumi.get_project()}:{key}")
         return pulumi.Output.secret(value)
     assert source.path is not None
     path = Path(os.path.expanduser(source.path))
@@ -57,7 +59,18 @@ def read_kubeconfig(source: KubeconfigSource) -> pulumi.Output[str]:
         raise KubeconfigNotFoundError(
             f"existing.kubeconfig.path: no kubeconfig file at '{source.path}'"
         )
-    return pulumi.Output.secret(path.read_text())
+    return pulumi.Output.secret(read_kubeconfig_file(source.path))
+
+
+def _warn_if_plain(full_key: str) -> None:
+    """A kubeconfig config value set without --secret sits in plain text in the stack file."""
+    from pulumi.runtime.config import is_config_secret
+
+    if not is_config_secret(full_key):
+        pulumi.log.warn(
+            f"config value '{full_key}' (the kubeconfig) is not a secret, so it is stored in "
+            f"plain text; run: pulumi config set --secret {full_key} \"$(cat kubeconfig)\""
+        )
 
 
 class ExistingGpuCluster(GpuCluster):

@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from components import addressing
 from components.catalog import Cloud
 from components.errors import Problem, SpecError
+from components.kubeconfig_file import read_kubeconfig_file, resolve
 
 if TYPE_CHECKING:
     from components.fabric.description import FabricDescription
@@ -30,26 +32,47 @@ if TYPE_CHECKING:
 Fabrics = dict[str, "FabricDescription"]
 
 
+def _raise(problems: list[Problem]) -> None:
+    if problems:
+        raise SpecError(problems)
+
+
 def _gcp(spec: ClusterSpec, fabrics: Fabrics) -> None:
     from components.clouds.gcp.layout import build_layout
 
-    build_layout(spec)
+    layout = build_layout(spec)
+    fabric_subnets = [s.cidr for v in layout.fabric_vpcs for s in v.subnets if s.cidr]
+    _raise(addressing.gcp_problems(spec, fabric_subnets))
 
 
 def _aws(spec: ClusterSpec, fabrics: Fabrics) -> None:
-    from components.clouds.aws.layout import network_plan, options_of, pool_plans, service_cidr
+    from components.clouds.aws.layout import (
+        EFA_TYPE,
+        ENA_TYPE,
+        network_plan,
+        options_of,
+        pool_plans,
+        service_cidr,
+    )
 
-    if options_of(spec).existing_vpc is None:
-        network_plan(spec)
-    pool_plans(spec)
+    plan = network_plan(spec) if options_of(spec).existing_vpc is None else None
+    pools = pool_plans(spec)
     service_cidr(spec)
+    if plan is not None:
+        with_ip = (ENA_TYPE, EFA_TYPE)  # efa-only interfaces take no IP address
+        addressed = {p.pool: sum(1 for i in p.interfaces if i.interface_type in with_ip) or 1
+                     for p in pools}
+        _raise(addressing.aws_problems(spec, plan.gpu.cidr, [s.cidr for s in plan.private],
+                                       addressed))
 
 
 def _azure(spec: ClusterSpec, fabrics: Fabrics) -> None:
     from components.clouds.azure.kubernetes import operator_installs_driver
     from components.clouds.azure.layout import plan_layout
 
-    plan_layout(spec, fabrics, operator_installs_driver(spec, fabrics))
+    layout = plan_layout(spec, fabrics, operator_installs_driver(spec, fabrics))
+    if layout.network.existing_subnet_id is None:
+        _raise(addressing.azure_problems(spec, layout.network.node_subnet))
 
 
 def _digitalocean(spec: ClusterSpec, fabrics: Fabrics) -> None:
@@ -61,9 +84,11 @@ def _digitalocean(spec: ClusterSpec, fabrics: Fabrics) -> None:
 
 
 def _oci(spec: ClusterSpec, fabrics: Fabrics) -> None:
-    from components.clouds.oci import addressing
+    from components.clouds.oci.addressing import plan
 
-    addressing.plan(spec)
+    addresses = plan(spec)
+    if spec.oci is None or spec.oci.existing_network is None:
+        _raise(addressing.oci_problems(spec, addresses.workers))
 
 
 # What each cloud component derives in ``_create_infrastructure`` before its
@@ -83,6 +108,7 @@ def check_spec(spec: ClusterSpec, name: str | None = None, source: str | None = 
     ``name`` is the component name the program gives the cluster (the spec's
     name in ``components.program``); it only shapes child names.
     """
+    from components.clouds.registry import PLUGINS
     from components.fabric.description import describe_cluster
 
     problems: list[Problem] = []
@@ -94,13 +120,18 @@ def check_spec(spec: ClusterSpec, name: str | None = None, source: str | None = 
             problems.extend(p for p in exc.problems if p not in problems)
             return None
 
-    fabrics: Fabrics | None = attempt(describe_cluster, spec)
+    fabrics: Fabrics | None = attempt(describe_cluster, spec, PLUGINS)
     if fabrics is not None:
         attempt(_layer, spec, fabrics)
         if spec.acceptance.enabled:
             attempt(_acceptance, spec, fabrics, f"{name or spec.name}-nccl")
     # AKS sizes its pools from the fabric descriptions; the other clouds' plans do not
     # need them, so their address checks still run when a pool could not be described.
+    kubeconfig = spec.existing.kubeconfig.path if spec.existing is not None else None
+    if kubeconfig is not None and resolve(kubeconfig).exists():
+        # A missing file is planned offline with a placeholder (components.existing);
+        # one that exists must be a kubeconfig.
+        attempt(read_kubeconfig_file, kubeconfig)
     if spec.existing is None and (fabrics is not None or spec.cloud is not Cloud.AZURE):
         attempt(_INFRASTRUCTURE[spec.cloud], spec, fabrics or {})
     if problems:
@@ -108,9 +139,10 @@ def check_spec(spec: ClusterSpec, name: str | None = None, source: str | None = 
 
 
 def _layer(spec: ClusterSpec, fabrics: Fabrics) -> None:
+    from components.clouds.registry import PLUGINS
     from components.fabric.layer import build_layer
 
-    build_layer(spec, fabrics)
+    build_layer(spec, fabrics, PLUGINS)
 
 
 def _acceptance(spec: ClusterSpec, fabrics: Fabrics, name: str) -> None:

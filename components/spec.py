@@ -41,6 +41,8 @@ from components.clouds.oci.options import OciOptions
 from components.errors import Problem, SpecError, format_path
 from components.kube_version import KubeVersion
 from components.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
+from components.regions import location_problems
+from components.strict import strict_int
 
 __all__ = [
     "AcceptanceSpec",
@@ -68,6 +70,8 @@ class SpecModel(BaseModel):
     """Base of every spec model: unknown keys are errors; instances are immutable."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    _strict_ints = field_validator("*", mode="before")(classmethod(strict_int))
 
 
 _UNSET: Any = object()
@@ -848,6 +852,7 @@ class ClusterSpec(SpecModel):
 def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     """Checks that need several sections at once (run after every field is valid)."""
     out: list[Problem] = security_problems(spec)
+    out += location_problems(spec.cloud, spec.location.region, spec.location.zone)
     pool_names = {p.name for p in spec.node_pools}
     if spec.existing is None and spec.options is None and spec.cloud is not Cloud.DIGITALOCEAN:
         out.append(Problem(

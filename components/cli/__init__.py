@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from components.cli.common import guard_commands
+
 COMMANDS = (
     "validate", "plan", "render", "schema", "diff", "stacks", "urns", "nccl_report"
 )
@@ -39,6 +41,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").register(sub)
+    guard_commands(sub)
     return parser
 
 

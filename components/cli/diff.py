@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_plan(path: str) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as exc:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not a plan document")

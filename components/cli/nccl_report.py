@@ -48,6 +48,11 @@ def _read(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot and not Path(args.plot).resolve().parent.is_dir():
+        # Before parsing, and before matplotlib is imported (seconds), so a typo fails fast.
+        print(f"--plot: cannot write '{args.plot}': its folder does not exist or is not a "
+              "folder", file=sys.stderr)
+        return EXIT_INVALID
     try:
         text = _read(args.log)
     except OSError as exc:
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"--plot: {exc}", file=sys.stderr)
             return EXIT_INVALID
     if args.json:
-        print(json.dumps(verdict.to_json(), indent=2))
+        print(json.dumps(verdict.to_json(), indent=2, allow_nan=False))
         for warning in verdict.warnings:
             print(f"warning: {warning}", file=sys.stderr)
     else:

@@ -65,6 +65,9 @@ def build_cluster(
     name: str, spec: ClusterSpec, opts: pulumi.ResourceOptions | None = None
 ) -> GpuCluster:
     """Build the right :class:`GpuCluster` for a spec: its cloud's, or the existing-cluster one."""
+    from components.preflight import check_spec
+
+    check_spec(spec, name)  # every refusal before the first resource (as validate does)
     if spec.existing is not None:
         from components.existing import ExistingGpuCluster
 

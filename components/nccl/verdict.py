@@ -16,6 +16,7 @@ when NCCL reduces inside the node over NVLink first.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,12 +76,14 @@ class Verdict:
             "ranks": self.ranks,
             "rows": self.rows,
             "peak_busbw": {
-                "out_of_place": self.peak_out_of_place,
-                "in_place": self.peak_in_place,
+                "out_of_place": finite_or_none(self.peak_out_of_place),
+                "in_place": finite_or_none(self.peak_in_place),
             },
-            "avg_busbw": self.avg_busbw,
+            "avg_busbw": finite_or_none(self.avg_busbw),
             "line_rate": self.line_rate,
-            "efficiency": None if self.efficiency is None else round(self.efficiency, 4),
+            "efficiency": finite_or_none(
+                None if self.efficiency is None else round(self.efficiency, 4)
+            ),
             "floor": self.floor,
             "wrong": self.wrong,
             "transport": self.transport,
@@ -94,7 +97,7 @@ def _peak(run: NcclRun, in_place: bool) -> float | None:
         (r.in_place if in_place else r.out_of_place).busbw
         for r in run.rows if r.size >= GIB
     ]
-    found = [v for v in values if v is not None]
+    found = [v for v in values if v is not None and math.isfinite(v)]
     return max(found) if found else None
 
 
@@ -169,6 +172,8 @@ def judge(
         reasons.append(f"nccl-tests reports {run.out_of_bounds} out-of-bounds values (FAILED)")
     if run.min_bw_failed:
         reasons.append("nccl-tests FAILED its NCCL_TESTS_MIN_BW check")
+    # -- figures nccl-tests could not have measured ----------------------------
+    reasons += impossible_figures(run, line_rate, nodes)
     # -- bandwidth ------------------------------------------------------------
     peak = max((p for p in (peak_oop, peak_ip) if p is not None), default=None)
     if peak is not None and floor is not None and peak < floor:
@@ -226,6 +231,50 @@ def judge(
         reasons=reasons,
         warnings=warnings,
     )
+
+
+# busbw is normalised to the bandwidth each rank's links carry ("PERFORMANCE.md"
+# in NVIDIA/nccl-tests: busbw reflects "how optimally the hardware is used").
+# Across nodes that is the per-GPU network line rate; in-network reduction
+# (SHARP/NVLS) can raise all_reduce busbw to about twice the link rate. A
+# multi-node figure above this multiple of the line rate was not measured.
+MAX_LINE_RATE_MULTIPLE = 3.0
+
+
+def impossible_figures(run: NcclRun, line_rate: float, nodes: int) -> list[str]:
+    """Reasons for figures no run can produce: NaN, infinity, negative, far above line rate.
+
+    Such a log was damaged or edited, or nccl-tests divided by a zero time; its
+    verdict cannot rest on them, so the run fails and says which row.
+    """
+    found: list[str] = []
+    for row in run.rows:
+        for place, m in (("out-of-place", row.out_of_place), ("in-place", row.in_place)):
+            for name, value in (("time", m.time_us), ("algbw", m.algbw), ("busbw", m.busbw)):
+                if value is None:
+                    continue
+                if not math.isfinite(value):
+                    found.append(f"impossible figure: line {row.line} ({row.size} B) {place} "
+                                 f"{name} is {value} (not a number nccl-tests can measure)")
+                elif value < 0:
+                    found.append(f"impossible figure: line {row.line} ({row.size} B) {place} "
+                                 f"{name} is negative ({value})")
+            if (nodes >= 2 and m.busbw is not None and math.isfinite(m.busbw)
+                    and m.busbw > MAX_LINE_RATE_MULTIPLE * line_rate):
+                found.append(
+                    f"impossible figure: line {row.line} ({row.size} B) {place} busbw "
+                    f"{m.busbw:g} GB/s is over {MAX_LINE_RATE_MULTIPLE:g}x the {line_rate:g} "
+                    "GB/s line rate a multi-node run can reach"
+                )
+    avg = run.avg_busbw
+    if avg is not None and (not math.isfinite(avg) or avg < 0):
+        found.append(f"impossible figure: '# Avg bus bandwidth' is {avg}")
+    return found
+
+
+def finite_or_none(value: float | None) -> float | None:
+    """JSON has no NaN or infinity: an impossible figure is reported as null."""
+    return value if value is not None and math.isfinite(value) else None
 
 
 def _factor_warnings(run: NcclRun, collective: str, ranks: int) -> list[str]:

@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.errors import Problem, SpecError
 from components.plan.project import stacks_dir
 
@@ -61,22 +59,31 @@ def load_stack_file(
     if not file.is_file():
         known = ", ".join(available_stacks(root)) or "none"
         raise SpecError([Problem("", f"no stack file {file} (stacks: {known})")])
-    return parse_stack_text(file.read_text(), stack, file)
+    return parse_stack_text(read_stack_bytes(file), stack, file)
+
+
+def read_stack_bytes(file: Path) -> str:
+    """The text of a stack file: bounded in size, UTF-8, readable (else a SpecError)."""
+    from components.plan.safe_yaml import read_text_bounded
+
+    return read_text_bounded(file)
 
 
 def parse_stack_text(text: str, stack: str, path: Path | None = None) -> StackFile:
+    from components.plan.safe_yaml import load_bounded
+
     source = str(path) if path else stack
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        reason = getattr(exc, "problem", None) or str(exc)
-        raise SpecError([Problem(where, f"YAML syntax error: {reason}")], source) from None
+    doc = load_bounded(text, source)
     if not isinstance(doc, dict) or not isinstance(doc.get("config"), dict):
         raise SpecError(
             [Problem("config", "a stack file needs a top-level 'config:' mapping")], source
         )
+    from components.plan.plaintext_secrets import plaintext_problems
+
+    raw = {(str(k) if ":" in str(k) else f"{PROJECT}:{k}"): v for k, v in doc["config"].items()}
+    leaks = plaintext_problems(raw)
+    if leaks:
+        raise SpecError(leaks, source)
     config: dict[str, Any] = {}
     secret_keys: list[str] = []
     for key, value in doc["config"].items():
