@@ -40,8 +40,8 @@ from components.clouds.gcp.options import GcpOptions
 from components.clouds.oci.options import OciOptions
 from components.errors import Problem, SpecError, format_path
 from components.kube_version import KubeVersion
-from components.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
 from components.regions import location_problems
+from components.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
 from components.strict import strict_int
 
 __all__ = [
