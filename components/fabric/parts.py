@@ -187,7 +187,10 @@ def fabric_nads(fabric: FabricDescription, ns: str) -> list[Manifest]:
         network = next(r.network for r in fabric.rails if r.network)
         resource = next(iter(fabric.pooled_resources))
         pool = str(fabric.extra.get("ipam_pool", network))
-        return [nads.sriov(network, ns, resource, nads.nv_ipam(pool), mtu=fabric.mtu)]
+        sysctl = fabric.extra.get("sriov_sysctl")
+        return [nads.sriov(network, ns, resource, nads.nv_ipam(pool), mtu=fabric.mtu,
+                           spoofchk=fabric.extra.get("sriov_spoofchk"),
+                           sysctl=dict(sysctl) if sysctl else None)]
     return []
 
 

@@ -18,6 +18,7 @@ Child names (compatibility surface, keep stable): ``<name>-vcn``, ``-nat``,
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
 import pulumi
@@ -61,15 +62,71 @@ def launch_policy_statements(
     ]
 
 
-def taint_user_data(taints: tuple[Taint, ...]) -> str:
-    """cloud-init (base64) that registers the node with its taints (OKE pools have no taint
-    field). ``oke bootstrap`` is the OKE node bootstrap of the Ubuntu images RDMA pools use."""
+# The OKE node package repository of the Ubuntu images RDMA pools boot (oci-hpc-oke
+# files/oke-ubuntu-cloud-init.sh: installs oci-oke-node-all-<version> when the image
+# has no `oke` binary, from the image's local repo or this public bucket).
+OKE_APT_REPO = (
+    "https://odx-oke.objectstorage.us-sanjose-1.oci.customer-oci.com/n/odx-oke/b/"
+    "okn-repositories/o/prod/ubuntu-$VERSION_CODENAME/kubernetes-{minor}"
+)
+OKE_LOCAL_REPO = "/opt/oke-node-client-packages/ubuntu-$VERSION_CODENAME/kubernetes-{minor}"
+# systemd-networkd must leave the routes and rules other agents own (the RDMA
+# auto-configuration, sbr) alone (oci-hpc-oke terraform/oke-workers.tf write_files).
+NETWORKD_CONF = "[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n"
+# Pods per node with VCN-native pod networking: OKE's default is 31; oci-hpc-oke sets
+# 110 ("Absolute maximum is 110", terraform/variables.tf max_pods_per_node), and for
+# Flex shapes min(110, (ocpus - 1) * 31), 31 at <= 2 OCPUs (terraform/oke-workers.tf).
+MAX_PODS_PER_NODE = 110
+
+
+def flex_max_pods(ocpus: int) -> int:
+    return 31 if ocpus <= 2 else min(MAX_PODS_PER_NODE, (ocpus - 1) * 31)
+
+
+def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str) -> str:
+    """The node bootstrap oci-hpc-oke runs on RDMA nodes, as a shell script."""
     args = ""
     if taints:
         spec = ",".join(f"{t.key}={t.value}:{t.effect}" for t in taints)
         args = f' --kubelet-extra-args "--register-with-taints={spec}"'
-    script = f"#cloud-config\nruncmd:\n  - oke bootstrap{args}\n"
-    return base64.b64encode(script.encode()).decode()
+    version = kubernetes_version.lstrip("v")
+    minor = ".".join(version.split(".")[:2])
+    local = OKE_LOCAL_REPO.format(minor=minor)
+    remote = OKE_APT_REPO.format(minor=minor)
+    return "\n".join([
+        "set -eu",
+        ". /etc/os-release",
+        'if [ "$ID" = ubuntu ]; then systemctl restart systemd-networkd; fi',
+        "if ! command -v oke >/dev/null 2>&1; then",
+        f'  repo="{remote}"',
+        f'  if [ -d "{local}/dists" ]; then repo="file://{local}"; fi',
+        '  printf "Enabled: yes\\nTypes: deb\\nURIs: %s\\nSuites: stable\\n'
+        'Components: main\\nTrusted: yes\\n" "$repo"'
+        " > /etc/apt/sources.list.d/oke-node-client.sources",
+        "  apt-get -y update || true",
+        f"  apt-get -y install oci-oke-node-all-{version}",
+        "fi",
+        f"oke bootstrap{args}",
+        "",
+    ])
+
+
+def taint_user_data(taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.1") -> str:
+    """cloud-init (base64) for RDMA nodes: networkd leaves foreign routes alone, the OKE
+    node package is installed when the image lacks it, and the node registers with its
+    taints (OKE pools have no taint field)."""
+    script = bootstrap_script(taints, kubernetes_version)
+    cloud_config = {
+        "write_files": [
+            {"path": "/etc/systemd/networkd.conf", "owner": "root:root",
+             "permissions": "0644", "content": NETWORKD_CONF},
+            {"path": "/var/run/gpufabric-oke-bootstrap.sh", "owner": "root:root",
+             "permissions": "0755", "content": script},
+        ],
+        "runcmd": [["bash", "/var/run/gpufabric-oke-bootstrap.sh"]],
+    }
+    text = "#cloud-config\n" + json.dumps(cloud_config, indent=1) + "\n"
+    return base64.b64encode(text.encode()).decode()
 
 
 class OciGpuCluster(GpuCluster):
@@ -129,7 +186,12 @@ class OciGpuCluster(GpuCluster):
             opts=self.child_opts(),
         )
         pod_network = self._pod_network(options, net)
-        system_pool = self._system_pool(options, cluster, net, version, pod_network, tags)
+        shape = self.spec.system_pool.machine_type or DEFAULT_SYSTEM_SHAPE
+        system_network = self._pod_network(
+            options, net,
+            flex_max_pods(options.system_ocpus) if shape.endswith(".Flex") else MAX_PODS_PER_NODE,
+        )
+        system_pool = self._system_pool(options, cluster, net, version, system_network, tags)
 
         rdma_pools = [p for p in self.spec.node_pools if p.machine.has_fabric]
         compute_clusters = {
@@ -200,13 +262,14 @@ class OciGpuCluster(GpuCluster):
         return zone
 
     def _pod_network(
-        self, options: OciOptions, net: NetworkIds
+        self, options: OciOptions, net: NetworkIds, max_pods: int = MAX_PODS_PER_NODE
     ) -> containerengine.NodePoolNodeConfigDetailsNodePoolPodNetworkOptionDetailsArgs:
         if options.cni == "npn":
             # The network step creates (or the options require) a pod subnet for npn.
             assert net.pod_subnet_id is not None, "cni npn without a pod subnet"
             return containerengine.NodePoolNodeConfigDetailsNodePoolPodNetworkOptionDetailsArgs(
                 cni_type=CNI["npn"], pod_subnet_ids=[net.pod_subnet_id],
+                max_pods_per_node=max_pods,
             )
         return containerengine.NodePoolNodeConfigDetailsNodePoolPodNetworkOptionDetailsArgs(
             cni_type=CNI["flannel"]
@@ -317,7 +380,7 @@ class OciGpuCluster(GpuCluster):
                 containerengine.NodePoolInitialNodeLabelArgs(key=k, value=v)
                 for k, v in sorted(fabric.node_labels.items())
             ],
-            node_metadata={"user_data": taint_user_data(fabric.taints)},
+            node_metadata={"user_data": taint_user_data(fabric.taints, version)},
             ssh_public_key=options.ssh_public_key,
             freeform_tags=tags,
             opts=self.child_opts(depends_on=depends),

@@ -28,6 +28,16 @@ if TYPE_CHECKING:
 VF_RESOURCE = "nvidia.com/rdma-vf"
 SRIOV_NETWORK = "rdma-vf"
 MULTUS_ANNOTATION = "k8s.v1.cni.cncf.io/networks"
+# The VF network's tuning sysctls (oci-hpc-oke terraform/files/nvidia-network-operator/
+# sriov-network.yaml): 16 VFs of one subnet in one pod need ARP answered per
+# interface and no reverse-path filtering, else RDMA CM address resolution fails.
+VF_SYSCTLS: dict[str, str] = {
+    "net.ipv4.conf.all.arp_announce": "2",
+    "net.ipv4.conf.all.arp_filter": "1",
+    "net.ipv4.conf.all.arp_ignore": "1",
+    "net.ipv4.conf.all.rp_filter": "0",
+    "net.ipv4.conf.all.accept_local": "1",
+}
 # OKE's own GPU device plugin is switched off by this node label when the GPU
 # Operator provides nvidia.com/gpu (oci-hpc-oke sets it on GPU pools).
 DISABLE_OKE_GPU_PLUGIN = "oci.oraclecloud.com/disable-gpu-device-plugin"
@@ -52,7 +62,11 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         for i, (netdev, hca) in enumerate(zip(machine.nic_names, machine.hca_names, strict=True))
     )
     # VFs get their own mlx5_* names in the pod: match by prefix instead of the host list.
-    overrides = {"NCCL_IB_HCA": "mlx5"} if attach in (Attach.DEVICE_PLUGIN, Attach.DRA) else {}
+    overrides: dict[str, str] = {}
+    if attach in (Attach.DEVICE_PLUGIN, Attach.DRA):
+        # VF pods: bootstrap over the pod's eth0, not a VF (oci-hpc-oke
+        # manifests/nccl-tests/kueue/virtual-functions/BM.GPU.H100.8.yaml and B200/B300).
+        overrides = {"NCCL_IB_HCA": "mlx5", "NCCL_SOCKET_IFNAME": "eth0"}
     dra = attach is Attach.DRA
     labels = pool_labels(pool, dra=dra)
     if machine.gpu.vendor is GpuVendor.NVIDIA:
@@ -77,11 +91,14 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         gpu_dra=dra,
         nad_type="sriov" if sriov else None,
         ipam="nv-ipam" if sriov else None,
+        # oci-hpc-oke mounts /dev/infiniband in host-network and VF pods alike
+        # (manifests/nccl-tests/kueue[/virtual-functions]/*.yaml).
         host_paths={"/dev/infiniband": "/dev/infiniband"}
-        if attach is Attach.HOST_NETWORK
+        if attach in (Attach.HOST_NETWORK, Attach.DEVICE_PLUGIN)
         else {},
         privileged=attach is Attach.HOST_NETWORK,
-        extra={"ipam_pool": SRIOV_NETWORK} if sriov else {},
+        extra={"ipam_pool": SRIOV_NETWORK, "sriov_spoofchk": "off",
+               "sriov_sysctl": VF_SYSCTLS} if sriov else {},
     )
 
 

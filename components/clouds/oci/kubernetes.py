@@ -73,8 +73,11 @@ def chart_values(
 ) -> dict[str, Any]:
     if addon == "gpu_operator":
         # The RDMA images carry the NVIDIA driver and DOCA-OFED: no driver container,
-        # peermem against the host's OFED.
-        return {"driver": {"enabled": False, "rdma": {"useHostMofed": True}}}
+        # peermem against the host's OFED. One NFD per cluster: the GPU Operator's
+        # (installed first, it labels pci-10de and pci-15b3: its worker whitelists
+        # classes 02/0200/0207), or the OKE NodeFeatureDiscovery add-on in add-on mode.
+        return {"driver": {"enabled": False, "rdma": {"useHostMofed": True}},
+                "nfd": {"enabled": not _addon_mode(spec)}}
     if addon == "network_operator":
         return {
             "sriovNetworkOperator": {"enabled": True},
@@ -99,12 +102,20 @@ def parts(
     out: list[Part] = []
     after: tuple[str, ...] = ()
     if not _addon_mode(spec):
+        gpu_operator = addons.on("gpu_operator")
+        # One NFD: the GPU Operator's when it runs, else the Network Operator's.
         release = chart_release(
-            "network_operator", addons, network_operator.chart_values(),
+            "network_operator", addons,
+            network_operator.chart_values(nfd=not gpu_operator,
+                                          node_feature_rules=not gpu_operator),
             sys.modules[__name__], spec, fabrics,
         )
+        # oci-hpc-oke orders them (terraform/oke-addons.tf): the GPU Operator's toolkit
+        # restarts crio on every GPU node, which strands the nv-ipam pods wired before
+        # it; the Network Operator comes after the GPU Operator.
         out.append(Part(
             "network-operator", (namespace(ns, privileged=True),), (release,),
+            after=("gpu-operator",) if gpu_operator else (),
             description="NVIDIA Network Operator (chart) with the SR-IOV network operator",
         ))
         after = ("network-operator",)
@@ -159,5 +170,9 @@ def ip_pool(spec: ClusterSpec, fabrics: list[FabricDescription], ns: str) -> Man
     while block < 2 * vfs:
         block *= 2
     name = str(fabrics[0].extra.get("ipam_pool", "rdma-vf"))
-    return network_operator.ip_pool(name, ns, str(spec.network.fabric_cidr),
+    subnet = spec.network.fabric_cidr
+    # oci-hpc-oke's IPPool sets a gateway (192.168.0.1 in 192.168.0.0/16, the first
+    # host): the sbr plugin builds the VF's routing table from it.
+    gateway = str(next(subnet.hosts()))
+    return network_operator.ip_pool(name, ns, str(subnet), gateway=gateway,
                                     per_node_block=block)

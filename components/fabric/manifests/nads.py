@@ -39,19 +39,27 @@ def nv_ipam(pool: str) -> dict[str, Any]:
 
 
 def sriov(name: str, namespace: str, resource: str, ipam: Mapping[str, Any],
-          mtu: int | None = None) -> Manifest:
+          mtu: int | None = None, *, spoofchk: str | None = None,
+          sysctl: Mapping[str, str] | None = None) -> Manifest:
     """An SR-IOV network for RDMA VFs: the NAD names the device-plugin resource its VFs
-    come from; the chain sets the MTU (tuning), moves the VF's RDMA device into the pod
-    (rdma) and adds source-based routing (sbr), as oci-hpc-oke's SriovNetwork does.
+    come from; the chain sets the MTU and sysctls (tuning), moves the VF's RDMA device
+    into the pod (rdma) and adds source-based routing (sbr), as oci-hpc-oke's
+    SriovNetwork does (``spoofChk: "off"`` becomes the sriov CNI's ``spoofchk``).
     """
     tuning: dict[str, Any] = {"type": "tuning"}
+    if sysctl:
+        tuning["sysctl"] = dict(sysctl)
     if mtu:
         tuning["mtu"] = mtu
+    vf: dict[str, Any] = {"type": "sriov"}
+    if spoofchk:
+        vf["spoofchk"] = spoofchk
+    vf["ipam"] = dict(ipam)
     config = {
         "cniVersion": CNI_VERSION,
         "name": name,
         "plugins": [
-            {"type": "sriov", "ipam": dict(ipam)},
+            vf,
             tuning,
             {"type": "rdma"},
             {"type": "sbr"},

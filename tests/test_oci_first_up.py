@@ -1,0 +1,113 @@
+"""OKE: what a first ``pulumi up`` and the first job hit (issue 18, OCI).
+
+Expected values are literal, from oracle-quickstart/oci-hpc-oke at 61d210a.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import yaml
+
+from components.fabric.workload import pod_fragment
+from tests.fabric_helpers import existing, fabric_of, layer_of
+
+H100 = "BM.GPU.H100.8"
+A100 = "BM.GPU.A100-v2.8"
+POOL = "oci:ContainerEngine/nodePool:NodePool"
+
+
+def _nad(spec) -> dict:
+    (nad,) = {json.dumps(m, sort_keys=True): m for m in layer_of(spec).manifests()
+              if m["kind"] == "NetworkAttachmentDefinition"}.values()
+    return json.loads(nad["spec"]["config"])
+
+
+def test_vf_network_matches_the_reference_sriov_network() -> None:
+    """terraform/files/nvidia-network-operator/sriov-network.yaml: spoofChk "off" and
+    the tuning sysctls, then rdma and sbr."""
+    plugins = _nad(existing("oci", H100))["plugins"]
+    assert [p["type"] for p in plugins] == ["sriov", "tuning", "rdma", "sbr"]
+    assert plugins[0]["spoofchk"] == "off"
+    assert plugins[1]["sysctl"] == {
+        "net.ipv4.conf.all.arp_announce": "2",
+        "net.ipv4.conf.all.arp_filter": "1",
+        "net.ipv4.conf.all.arp_ignore": "1",
+        "net.ipv4.conf.all.rp_filter": "0",
+        "net.ipv4.conf.all.accept_local": "1",
+    }
+    assert plugins[1]["mtu"] == 4220
+
+
+def test_vf_ip_pool_has_a_gateway() -> None:
+    """terraform/via-provider-nvidia-network-operator.tf IPPool: subnet, perNodeBlockSize,
+    gateway (default 192.168.0.1 for 192.168.0.0/16: the first host)."""
+    spec = existing("oci", H100, network={"fabric_cidr": "192.168.0.0/16"})
+    (pool,) = [m for m in layer_of(spec).manifests() if m["kind"] == "IPPool"]
+    assert pool["spec"]["subnet"] == "192.168.0.0/16"
+    assert pool["spec"]["gateway"] == "192.168.0.1"
+
+
+def test_vf_pods_mount_dev_infiniband_and_bootstrap_over_eth0() -> None:
+    """manifests/nccl-tests/kueue/virtual-functions/*.yaml mount hostPath /dev/infiniband;
+    the H100/B200/B300 ones pass NCCL_SOCKET_IFNAME=eth0 (A100-v2 lacked it here)."""
+    fragment = pod_fragment(fabric_of(existing("oci", A100)), 8)
+    assert {"name": "fabric-host-0", "hostPath": {"path": "/dev/infiniband"}} in (
+        fragment.volumes)
+    assert {"name": "fabric-host-0", "mountPath": "/dev/infiniband"} in fragment.volume_mounts
+    assert fragment.env["NCCL_SOCKET_IFNAME"] == "eth0"
+    assert fragment.env["NCCL_IB_HCA"] == "mlx5"
+
+
+def test_one_nfd_and_the_network_operator_after_the_gpu_operator() -> None:
+    """terraform/oke-addons.tf: one NodeFeatureDiscovery, the GPU Operator, then the
+    Network Operator after the toolkit rollout (crio restart strands nv-ipam)."""
+    layer = layer_of(existing("oci", H100))
+    charts = {c.chart.name: c.values for c in layer.charts()}
+    assert charts["gpu-operator"]["nfd"]["enabled"] is True
+    assert charts["network-operator"]["nfd"]["enabled"] is False
+    part = next(p for p in layer.parts if p.name == "network-operator")
+    assert "gpu-operator" in part.after
+    assert layer.names.index("gpu-operator") < layer.names.index("network-operator")
+
+
+def test_addon_mode_leaves_nfd_to_the_oke_addon() -> None:
+    from components.clouds.oci.kubernetes import chart_values
+    from components.spec import load_spec
+    from tests.specs import spec_dict
+
+    data = spec_dict("oci")
+    data["oci"]["network_operator"] = "addon"
+    spec = load_spec(data)
+    assert chart_values("gpu_operator", spec, {})["nfd"] == {"enabled": False}
+
+
+def _user_data(plan) -> dict:
+    gpu = next(r for r in plan.by_type(POOL) if not r.name.endswith("-system"))
+    return yaml.safe_load(base64.b64decode(gpu.inputs["nodeMetadata"]["user_data"]))
+
+
+def test_rdma_nodes_bootstrap_like_the_reference(stack_plan) -> None:
+    """terraform/oke-workers.tf write_files (networkd.conf) and
+    files/oke-ubuntu-cloud-init.sh (oci-oke-node-all-<version> when `oke` is missing)."""
+    config = _user_data(stack_plan("oci-h100"))
+    files = {f["path"]: f["content"] for f in config["write_files"]}
+    assert files["/etc/systemd/networkd.conf"] == (
+        "[Network]\nManageForeignRoutes=no\nManageForeignRoutingPolicyRules=no\n")
+    script = files["/var/run/gpufabric-oke-bootstrap.sh"]
+    assert "apt-get -y install oci-oke-node-all-1.34.1" in script
+    assert "if ! command -v oke" in script
+    assert "systemctl restart systemd-networkd" in script
+    assert '--register-with-taints=nvidia.com/gpu=present:NoSchedule' in script
+
+
+def test_max_pods_per_node_is_set(stack_plan) -> None:
+    """terraform/variables.tf max_pods_per_node 110 (OKE's npn default is 31); Flex
+    system pools (4 OCPUs): (4 - 1) x 31 = 93 (terraform/oke-workers.tf)."""
+    plan = stack_plan("oci-h100")
+    found = {r.name.rsplit("-", 1)[-1]:
+             r.inputs["nodeConfigDetails"]["nodePoolPodNetworkOptionDetails"]["maxPodsPerNode"]
+             for r in plan.by_type(POOL)}
+    assert found.pop("system") == 93
+    assert set(found.values()) == {110}
