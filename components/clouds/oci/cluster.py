@@ -88,7 +88,7 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str) -> str:
     args = ""
     if taints:
         spec = ",".join(f"{t.key}={t.value}:{t.effect}" for t in taints)
-        args = f' --kubelet-extra-args "--register-with-taints={spec}"'
+        args = f" --kubelet-extra-args '--register-with-taints={spec}'"
     version = kubernetes_version.lstrip("v")
     minor = ".".join(version.split(".")[:2])
     local = OKE_LOCAL_REPO.format(minor=minor)
