@@ -25,6 +25,33 @@ TEAMS = "teams"
 KUEUE_QUEUES = "kueue-queues"
 
 
+def check_mig(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> None:
+    """Refuse MIG where nothing would partition the GPUs, or where pods could not use them.
+
+    The node label ``nvidia.com/mig.config`` is read by the GPU Operator's MIG manager
+    only: without the operator the label does nothing and pods get whole GPUs. On a
+    DRA pool the claim templates ask the GPU DeviceClass for whole GPUs, which a
+    partitioned node no longer offers, so no fabric pod would ever schedule.
+    """
+    from components.fabric.problems import refuse
+
+    for i, pool in enumerate(spec.node_pools):
+        if pool.mig is None:
+            continue
+        where = f"node_pools[{i}].mig"
+        if not addons.on("gpu_operator"):
+            refuse(where, f"MIG is applied by the NVIDIA GPU Operator's MIG manager, which this "
+                   f"{spec.cloud.display} cluster does not run; set addons.gpu_operator.enabled: "
+                   "true (its driver install follows the cloud's defaults) or remove mig",
+                   pool.mig.profile)
+        if fabrics[pool.name].uses_dra:
+            refuse(where, "MIG with DRA GPUs: the pool's ResourceClaimTemplates ask for whole "
+                   "GPUs, which a MIG-partitioned node no longer offers; use fabric.mode "
+                   "device-plugin for MIG pools or remove mig", pool.mig.profile)
+
+
 def team_compute_domains(
     spec: ClusterSpec, fabrics: list[FabricDescription], ns: str
 ) -> list[Manifest]:
@@ -74,6 +101,7 @@ def parts(
         release("jobset", {}, "jobset", "JobSet controller")
     if addons.on("kueue"):
         release("kueue", {}, "kueue", "Kueue: quota, gang admission, topology-aware scheduling")
+    check_mig(spec, fabrics, addons)
     mig_objects = mig.manifests(spec.node_pools, addons["gpu_operator"].namespace)
     if mig_objects and addons.on("gpu_operator"):
         out.append(Part("mig-config", tuple(mig_objects), after=("gpu-operator",),

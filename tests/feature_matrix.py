@@ -1,0 +1,159 @@
+"""The feature matrix: every committed stack with each optional feature it supports.
+
+Used by tests/test_feature_matrix.py and, to pin the variants' URNs on purpose,
+``python -m tests.feature_matrix --write`` (writes tests/data/urns/matrix/).
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from components.catalog import GpuVendor, get_machine
+from components.errors import SpecError
+from components.plan.stackfile import available_stacks, load_stack_file
+from components.spec import ClusterSpec, load_spec
+
+URN_DIR = Path(__file__).resolve().parent / "data" / "urns" / "matrix"
+Raw = dict[str, Any]
+
+
+def _teams(raw: Raw) -> None:
+    raw.setdefault("tenancy", {})["teams"] = [
+        {"name": "team-a", "group": "team-a-eng", "gpus": 16, "priority": "high"},
+        {"name": "team-b", "group": "team-b-eng", "gpus": 8, "priority": "low",
+         "node_pools": [raw["node_pools"][0]["name"]]},
+    ]
+
+
+def _mig(raw: Raw) -> None:
+    for pool in raw["node_pools"]:
+        gpu = get_machine(pool["machine_type"], raw["cloud"]).gpu
+        if gpu.vendor is GpuVendor.NVIDIA and gpu.mig_profiles:
+            pool["mig"] = {"profile": gpu.mig_profiles[0]}
+
+
+def _prometheus(raw: Raw) -> None:
+    raw.setdefault("addons", {})["prometheus"] = {"enabled": True}
+
+
+def _acceptance(raw: Raw) -> None:
+    raw["acceptance"] = {"enabled": True}
+
+
+def _dra(raw: Raw) -> None:
+    raw.setdefault("fabric", {})["mode"] = "dra"
+
+
+def _existing(raw: Raw) -> None:
+    raw["existing"] = {"kubeconfig": {"path": "/nonexistent/kubeconfig"}}
+    for pool in raw["node_pools"]:
+        pool.setdefault("labels", {})["gpufabric.dev/pool"] = pool["name"]
+
+
+FEATURES: dict[str, Callable[[Raw], None]] = {
+    "teams": _teams,
+    "mig": _mig,
+    "prometheus": _prometheus,
+    "acceptance": _acceptance,
+    "dra": _dra,
+    "existing": _existing,
+}
+
+
+def has_mig(raw: Raw) -> bool:
+    return any(get_machine(p["machine_type"], raw["cloud"]).gpu.mig_profiles
+               and get_machine(p["machine_type"], raw["cloud"]).gpu.vendor is GpuVendor.NVIDIA
+               for p in raw["node_pools"])
+
+
+def base(stack: str) -> Raw:
+    raw = load_stack_file(stack).cluster
+    assert isinstance(raw, dict)
+    return copy.deepcopy(raw)
+
+
+def with_features(stack: str, features: list[str]) -> Raw:
+    raw = base(stack)
+    for name in features:
+        FEATURES[name](raw)
+    return raw
+
+
+def validate(raw: Raw) -> ClusterSpec | SpecError:
+    """What ``python -m components validate`` decides (exit 0 or 1)."""
+    from components.preflight import check_spec
+
+    try:
+        spec = load_spec(raw)
+        check_spec(spec)
+    except SpecError as err:
+        return err
+    return spec
+
+
+def applicable(stack: str) -> list[str]:
+    """Features that make sense for the stack (MIG only where the GPU has it; existing
+    only for stacks that create their cluster)."""
+    raw = base(stack)
+    out = []
+    for name in FEATURES:
+        if name == "mig" and not has_mig(raw):
+            continue
+        if name == "existing" and raw.get("existing"):
+            continue
+        out.append(name)
+    return out
+
+
+def supported(stack: str) -> list[str]:
+    """The applicable features the stack's validation accepts one at a time."""
+    return [f for f in applicable(stack) if isinstance(validate(with_features(stack, [f])),
+                                                        ClusterSpec)]
+
+
+def all_on(stack: str, existing: bool) -> list[str]:
+    """As many supported features together as validate, added in FEATURES order (MIG
+    and DRA exclude each other: the first one wins)."""
+    chosen: list[str] = ["existing"] if existing else []
+    for feature in supported(stack):
+        if feature == "existing":
+            continue
+        trial = [*chosen, feature]
+        if isinstance(validate(with_features(stack, trial)), ClusterSpec):
+            chosen = trial
+    return [f for f in chosen if f != "existing"] + (["existing"] if existing else [])
+
+
+def variants() -> list[tuple[str, str, list[str]]]:
+    """(stack, variant name, features) of the planned variants: all supported features
+    on, on the stack's own cluster and (for stacks that create one) an existing one."""
+    out = []
+    for stack in available_stacks():
+        out.append((stack, stack, all_on(stack, existing=False)))
+        if "existing" in supported(stack):
+            out.append((stack, f"{stack}-existing", all_on(stack, existing=True)))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    from components.plan import run_spec
+    from components.plan import urns as urnfile
+
+    if argv != ["--write"]:
+        print("usage: python -m tests.feature_matrix --write", file=sys.stderr)
+        return 2
+    URN_DIR.mkdir(parents=True, exist_ok=True)
+    for stack, name, features in variants():
+        plan = run_spec(with_features(stack, features), stack=name)
+        path = URN_DIR / f"{name}.txt"
+        path.write_text(urnfile.update(plan, urnfile.read(path)).render())
+        print(f"{name}: {', '.join(features)} -> {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
