@@ -109,6 +109,12 @@ def plan_at_ref(stack: str, ref: str) -> dict[str, Any]:
     top = subprocess.run(
         ["git", "rev-parse", "--show-toplevel"], check=True, capture_output=True, text=True
     ).stdout.strip()
+    known = subprocess.run(
+        ["git", "-C", top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+        check=False, capture_output=True, text=True,
+    )
+    if known.returncode != 0:  # bad input (exit 1), not a failed plan (exit 3)
+        raise ValueError(f"--base-ref/--head-ref: '{ref}' is not a commit of this repository")
     with tempfile.TemporaryDirectory(prefix="gpu-fabric-diff-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(
