@@ -61,17 +61,6 @@ def _chart(layer, name):
     return next(c for c in layer.charts() if c.chart.name == name)
 
 
-
-def _run(coroutine):  # type: ignore[no-untyped-def]
-    """Run on a private loop: asyncio.run() clears the thread's loop afterwards, which
-    broke later tests that build pulumi Outputs outside any loop."""
-    loop = asyncio.new_event_loop()
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        loop.close()
-
-
 def test_the_upstream_nfd_worker_would_skip_aks_gpu_nodes() -> None:
     assert not tolerates(UPSTREAM_NFD_WORKER, "sku", "gpu", "NoSchedule")
 
