@@ -98,6 +98,10 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'components' has no attribute {name!r}")
+    if module.startswith("components.clouds."):  # a cloud component: is its SDK installed?
+        from components.sdks import require_sdk
+
+        require_sdk(Cloud(module.split(".")[2]))
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -17,6 +17,7 @@ from components.cli.common import (
 )
 from components.errors import SpecError
 from components.plan import PlanResult, run_plan
+from components.sdks import CloudSdkMissing
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
             progress.note(f"{len(plan.resources)} resources")
     except SpecError as exc:
         return report_invalid(exc)
+    except CloudSdkMissing as exc:
+        print(f"plan: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except Exception as exc:  # the program failed: show where, exit non-zero
         traceback.print_exc(file=sys.stderr)
         print(f"plan failed: {exc}", file=sys.stderr)

@@ -58,6 +58,9 @@ CLUSTER_CLASSES: Mapping[Cloud, Callable[[], type[GpuCluster]]] = {
 
 def cluster_class(cloud: Cloud) -> type[GpuCluster]:
     """The component class for a cloud; imports only that cloud's module (and SDK)."""
+    from components.sdks import require_sdk
+
+    require_sdk(cloud)  # a missing SDK says which extra installs it
     return CLUSTER_CLASSES[cloud]()
 
 

@@ -23,6 +23,7 @@ from components.plan.monitor import RecordingMonitor
 from components.plan.stackfile import CLUSTER_KEY, PROJECT, StackFile
 from components.plan.values import SECRET, UNKNOWN
 from components.preflight import check_spec
+from components.sdks import require_sdk
 from components.spec import load_spec
 
 
@@ -34,7 +35,10 @@ def run_plan(
     A bad spec raises :class:`~components.errors.SpecError` before anything is registered.
     """
     source = str(stack.path or stack.name)
-    check_spec(load_spec(stack.cluster, source=source), source=source)
+    spec = load_spec(stack.cluster, source=source)
+    check_spec(spec, source=source)
+    if spec.existing is None:
+        require_sdk(spec.cloud)  # before the program: one clear line, no traceback
     if program is None:
         from components.program import main
 
