@@ -5,7 +5,7 @@ loads no cloud SDK; ``components.GcpGpuCluster`` imports pulumi_gcp on first use
 
 Typical use in your own Pulumi program::
 
-    import components as gf
+    import gpu_fabric as gf
 
     spec = gf.load_spec({...})                 # or gf.ClusterSpec(**data)
     cluster = gf.build_cluster("train", spec)  # the right GpuCluster for spec.cloud
@@ -17,6 +17,12 @@ Typical use in your own Pulumi program::
 
     # What a pod needs to use the fabric (no Kyverno needed):
     gf.fragment_for("p5.48xlarge", gpus=8).apply(pod_template)
+
+    # In CI, offline: what your own program would create (no cloud, no pulumi CLI):
+    plan = gf.plan_program("infra/", stack="dev")
+
+Installed, the package is ``gpu_fabric`` (``import gpu_fabric as gf``); in this
+repository the same code is the ``components`` folder (see setup.py).
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ if TYPE_CHECKING:
     from components.fabric.stack import FabricStack, FabricStackArgs
     from components.fabric.workload import PodFragment, fragment_for, pod_fragment
     from components.nccl.component import NcclAcceptance, NcclAcceptanceArgs
+    from components.plan.model import PlanResult
+    from components.plan.offline import plan_program
 
 _LAZY: dict[str, str] = {
     "GpuCluster": "components.cluster",
@@ -60,6 +68,8 @@ _LAZY: dict[str, str] = {
     "AzureGpuCluster": "components.clouds.azure.cluster",
     "DigitalOceanGpuCluster": "components.clouds.digitalocean.cluster",
     "OciGpuCluster": "components.clouds.oci.cluster",
+    "plan_program": "components.plan.offline",
+    "PlanResult": "components.plan.model",
 }
 
 __all__ = [
@@ -81,6 +91,7 @@ __all__ = [
     "NcclAcceptanceArgs",
     "NodePoolInfo",
     "OciGpuCluster",
+    "PlanResult",
     "PodFragment",
     "Problem",
     "SpecError",
@@ -90,6 +101,7 @@ __all__ = [
     "get_machine",
     "load_spec",
     "machines",
+    "plan_program",
     "pod_fragment",
 ]
 

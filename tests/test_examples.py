@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-import runpy
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 
-from components.plan.runner import run_program
+import gpu_fabric as gf
+from components.cli import main
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 
 
 def _run_example(name: str, config: dict[str, str], secret_keys: list[str] | None = None):
-    folder = EXAMPLES / name
-    project = yaml.safe_load((folder / "Pulumi.yaml").read_text())["name"]
-    config = {f"{project}:{k}": v for k, v in config.items()}
-    return run_program(
-        lambda: runpy.run_path(str(folder / "__main__.py"), run_name="__main__"),
-        project=project,
-        config=config,
-        secret_keys=[f"{project}:{k}" for k in secret_keys or []],
-    )
+    """Through the public API, as a team's CI would (config given explicitly)."""
+    del secret_keys  # config= values are plain; the stack-file test covers secrets
+    return gf.plan_program(EXAMPLES / name, config=config)
 
 
 def test_every_example_is_a_pulumi_project() -> None:
@@ -32,6 +28,45 @@ def test_every_example_is_a_pulumi_project() -> None:
         meta = yaml.safe_load((folder / "Pulumi.yaml").read_text())
         assert meta["runtime"]["name"] == "python", folder
         assert (folder / "__main__.py").is_file() and (folder / "requirements.txt").is_file()
+        assert "import gpu_fabric as gf" in (folder / "__main__.py").read_text()
+
+
+@pytest.mark.parametrize("name", ["gcp-a4-team", "fabric-only"])
+def test_requirements_install_this_repository(name: str) -> None:
+    """No placeholder URL: the one requirement is this repo (relative to the project)."""
+    lines = [
+        ln.strip() for ln in (EXAMPLES / name / "requirements.txt").read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
+    assert len(lines) == 1 and "://" not in lines[0]
+    path, _, extras = lines[0].partition("[")
+    assert (EXAMPLES / name / path).resolve() == ROOT
+    extras_known = ROOT.joinpath("pyproject.toml").read_text()
+    for extra in filter(None, extras.rstrip("]").split(",")):
+        assert f"\n{extra} = [" in extras_known, extra
+
+
+def test_plan_program_cli_reads_the_projects_stack(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["plan", "--program", str(EXAMPLES / "gcp-a4-team"), "--stack", "dev",
+                 "--json", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) == {"stack", "resources", "outputs"} and doc["stack"] == "dev"
+    cluster = [r for r in doc["resources"] if r["type"] == "gcp:container/cluster:Cluster"]
+    assert [r["inputs"]["project"] for r in cluster] == ["team-proj"]  # Pulumi.dev.yaml
+
+
+def test_plan_program_masks_the_stacks_secure_values() -> None:
+    plan = gf.plan_program(EXAMPLES / "fabric-only", "dev")
+    provider = plan.one("pulumi:providers:kubernetes", "doks")
+    assert provider.inputs["kubeconfig"] == "[secret]"
+
+
+def test_plan_program_names_a_missing_stack(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "--program", str(EXAMPLES / "gcp-a4-team"), "--stack", "prod",
+                 "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "Pulumi.prod.yaml" in err and "dev" in err
 
 
 def test_team_program_builds_two_pools_and_its_namespaces() -> None:

@@ -26,7 +26,7 @@ def prog_name(argv0: str | None = None) -> str:
 
     argparse would print the script's file name (``__main__.py``) for ``-m``.
     """
-    argv0 = sys.argv[0] if argv0 is None else argv0
+    argv0 = (sys.argv[0] if argv0 is None else argv0) or "__main__"
     base = os.path.basename(argv0)
     if base in ("__main__.py", "__main__"):
         return f"python -m {__name__.split('.')[0]}"

@@ -20,9 +20,13 @@ EXIT_FAILED = 3
 EXIT_REJECTED = 4  # the check ran and said no (verdict failed, replacement found)
 
 
-def add_stack_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--stack", help="stack name: reads stacks/Pulumi.NAME.yaml")
+def add_stack_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument(
+        "--stack",
+        help="stack name: reads Pulumi.NAME.yaml in the stack folder of the nearest "
+        "Pulumi.yaml (its stackConfigDir), as pulumi does",
+    )
     group.add_argument("--config", help="path of a stack file (Pulumi.<stack>.yaml)")
 
 

@@ -9,7 +9,9 @@ import traceback
 
 from components.cli.common import (
     EXIT_FAILED,
+    EXIT_INVALID,
     EXIT_OK,
+    EXIT_USAGE,
     Progress,
     add_stack_arguments,
     load_stack,
@@ -17,12 +19,23 @@ from components.cli.common import (
 )
 from components.errors import SpecError
 from components.plan import PlanResult, run_plan
+from components.plan.offline import plan_program
+from components.plan.project import ProjectError
 from components.sdks import CloudSdkMissing
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("plan", help="offline plan: the resources pulumi up would create")
-    add_stack_arguments(parser)
+    parser = sub.add_parser(
+        "plan", help="offline plan: the resources pulumi up would create",
+        description="Plan a stack of this project (--stack/--config), or your own Pulumi "
+        "program (--program DIR [--stack NAME]: DIR/Pulumi.yaml, its stackConfigDir).",
+    )
+    add_stack_arguments(parser, required=False)
+    parser.add_argument(
+        "--program", metavar="DIR",
+        help="a Pulumi project folder (your own program that uses gpu_fabric); --stack "
+        "then names one of its stacks",
+    )
     parser.add_argument("--json", action="store_true", help="print the plan as JSON")
     parser.add_argument(
         "--preview", action="store_true",
@@ -34,14 +47,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     progress = Progress(quiet=args.quiet)
+    if args.program is None and args.stack is None and args.config is None:
+        print("plan: give --stack NAME, --config FILE or --program DIR", file=sys.stderr)
+        return EXIT_USAGE
+    if args.program is not None and args.config is not None:
+        print("plan: --program takes --stack NAME (a stack of that project)", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        with progress.step("reading and validating the stack"):
-            stack = load_stack(args)
-        with progress.step(f"running the program for stack '{stack.name}' under mocks"):
-            plan = run_plan(stack, preview=args.preview)
-            progress.note(f"{len(plan.resources)} resources")
+        if args.program is not None:
+            with progress.step(f"running the program in {args.program} under mocks"):
+                plan = plan_program(args.program, args.stack, preview=args.preview)
+                progress.note(f"{len(plan.resources)} resources")
+        else:
+            with progress.step("reading and validating the stack"):
+                stack = load_stack(args)
+            with progress.step(f"running the program for stack '{stack.name}' under mocks"):
+                plan = run_plan(stack, preview=args.preview)
+                progress.note(f"{len(plan.resources)} resources")
     except SpecError as exc:
         return report_invalid(exc)
+    except ProjectError as exc:
+        print(f"--program: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     except CloudSdkMissing as exc:
         print(f"plan: {exc}", file=sys.stderr)
         return EXIT_FAILED

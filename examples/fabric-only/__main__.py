@@ -10,7 +10,7 @@ resources; the kubeconfig is a Pulumi secret:
 import pulumi
 import pulumi_kubernetes as k8s
 
-import components as gf
+import gpu_fabric as gf
 
 config = pulumi.Config()
 

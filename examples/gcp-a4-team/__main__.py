@@ -11,7 +11,7 @@ cluster's explicit Kubernetes provider: its namespaces. Config it reads:
 import pulumi
 import pulumi_kubernetes as k8s
 
-import components as gf
+import gpu_fabric as gf
 
 config = pulumi.Config()
 project = config.require("gcp-project")
