@@ -18,12 +18,19 @@ def _sections() -> dict[str, str]:
     return dict(zip(parts[1::2], parts[2::2], strict=True))
 
 
+FIX = "run `python -m components docs --write`, then complete the section it adds"
+
+
 def test_sections_are_exactly_the_stacks() -> None:
-    assert sorted(_sections()) == sorted(available_stacks())
+    missing = sorted(set(available_stacks()) - set(_sections()))
+    extra = sorted(set(_sections()) - set(available_stacks()))
+    assert missing == [], f"docs/stacks.md has no section for {missing}: {FIX}"
+    assert extra == [], f"docs/stacks.md has sections for stacks that are gone {extra}: {FIX}"
 
 
 @pytest.mark.parametrize("stack", available_stacks())
 def test_section_names_what_the_stack_runs(stack: str) -> None:
+    assert stack in _sections(), f"docs/stacks.md has no section '## {stack}': {FIX}"
     text = _sections()[stack]
     spec = load_spec(load_stack_file(stack).cluster)
     for pool in spec.node_pools:

@@ -22,7 +22,10 @@ def test_stack_urns_match_the_committed_list(stack: str, stack_plan) -> None:
 
 def test_every_committed_list_belongs_to_a_stack() -> None:
     lists = {p.stem for p in URN_DIR.glob("*.txt")}
-    assert lists == set(available_stacks())
+    orphans = sorted(lists - set(available_stacks()))
+    assert orphans == [], f"URN lists without a stack file: {orphans}; delete them (git rm)"
+    missing = sorted(set(available_stacks()) - lists)
+    assert missing == [], f"stacks without a URN list: {missing}; {HOW}"
 
 
 def _res(name: str, aliases: tuple[str, ...] = ()) -> PlannedResource:

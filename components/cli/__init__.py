@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from components.cli.common import guard_commands
 
 COMMANDS = (
-    "validate", "plan", "render", "schema", "diff", "stacks", "urns", "nccl_report"
+    "validate", "plan", "render", "schema", "diff", "stacks", "urns", "nccl_report", "docs"
 )
 
 
