@@ -31,8 +31,9 @@ def test_committed_docs_are_up_to_date() -> None:
 
 
 def test_check_command_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["docs", "--check"]) == 0
-    assert capsys.readouterr().out == ""
+    code = main(["docs", "--check"])
+    out = capsys.readouterr().out
+    assert (code, out) == (0, "")
 
 
 def test_a_new_stack_gets_a_section_the_checks_accept() -> None:
@@ -59,5 +60,5 @@ def test_a_new_stack_gets_a_section_the_checks_accept() -> None:
 def test_section_of_a_gone_stack_is_removed() -> None:
     doc = "# intro\n\n## a\n\ntext a\n\n## gone\n\ntext\n"
     spec = load_spec(load_stack_file("aws-p5").cluster)
-    assert with_sections(doc, {"a": spec}) == "# intro\n\n## a\n\ntext a\n\n"
+    assert with_sections(doc, {"a": spec}) == "# intro\n\n## a\n\ntext a\n"
     assert section("a", spec).startswith("## a\n\n**2 x `p5.48xlarge`**")

@@ -184,7 +184,7 @@ def section(name: str, spec: ClusterSpec) -> str:
         prereq = "- Prerequisites: the cluster's kubeconfig as a Pulumi secret."
     else:
         control, nodes = _PRICES[spec.cloud]
-        creates = (f"- Creates: the network, a {_SERVICE[spec.cloud]} cluster, its node pools "
+        creates = (f"- Creates: the network, the {_SERVICE[spec.cloud]} cluster, its node pools "
                    "and the Kubernetes fabric layer (`plan` lists every resource).")
         cost = (f"- Cost: control plane (<{control}>) + node-hours of each pool "
                 f"(<{nodes}>, `{spec.node_pools[0].machine_type}`).")
@@ -204,5 +204,4 @@ def with_sections(text: str, specs: dict[str, ClusterSpec]) -> str:
     missing = [n for n in sorted(specs) if n not in have]
     if missing:
         out = out.rstrip("\n") + "\n\n" + "".join(section(n, specs[n]) for n in missing)
-        out = out.rstrip("\n") + "\n"
-    return out
+    return out.rstrip("\n") + "\n"
