@@ -110,10 +110,11 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'components' has no attribute {name!r}")
-    if module.startswith("components.clouds."):  # a cloud component: is its SDK installed?
+    parts = module.split(".")
+    if parts[1:2] == ["clouds"] and parts[-1] == "cluster":  # a cloud's component class
         from components.sdks import require_sdk
 
-        require_sdk(Cloud(module.split(".")[2]))
+        require_sdk(Cloud(parts[2]))  # a missing SDK says which extra installs it
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
