@@ -17,6 +17,7 @@ from pathlib import Path
 from components.catalog import UnknownMachineError, get_machine
 from components.cli.common import EXIT_INVALID, EXIT_OK, EXIT_REJECTED
 from components.nccl.parser import COLLECTIVES, NotNcclTestsOutput, parse
+from components.nccl.plot import efficiency_note
 from components.nccl.verdict import Verdict, VerdictInputError, judge
 
 
@@ -107,6 +108,9 @@ def render_text(v: Verdict) -> str:
         f"  transport:         {v.transport or 'unknown'}"
         + (f" (expected {v.expected_transport})" if v.expected_transport else ""),
     ]
+    note = efficiency_note(v)
+    if note:
+        lines.append(f"  note:              {note}")
     lines += [f"  warning: {w}" for w in v.warnings]
     if v.passed:
         lines.append("PASSED")
