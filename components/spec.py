@@ -157,9 +157,11 @@ class LocationSpec(SpecModel):
             raise _fail(
                 "zone_region",
                 "zone '{zone}' is not in region '{region}'; use a zone of that region "
-                "(e.g. {region}-a)",
+                "(e.g. {example})",
                 zone=self.zone,
                 region=self.region,
+                # GCP zones are <region>-<letter>, AWS AZs <region><letter> (us-east-1a).
+                example=f"{self.region}-a" if cloud is Cloud.GCP else f"{self.region}a",
                 at="zone", got=self.zone,
             )
         if cloud is Cloud.DIGITALOCEAN and self.zone:
@@ -447,6 +449,14 @@ class GpuNodePoolSpec(SpecModel):
                 "over plain TCP; use a fabric machine ({valid}) or node_count 1",
                 m=machine.name, valid=fabric,
                 at="machine_type", got=self.machine_type,
+            )
+        if self.node_count == 0 and self.max_nodes is None:
+            raise _fail(
+                "empty_pool",
+                "node_count 0 without autoscaling makes a pool that never has a node; set "
+                "node_count >= 1, or min_nodes: 0 and max_nodes: N for a pool that scales "
+                "up from zero when jobs wait for it",
+                at="node_count", got=self.node_count,
             )
         if self.min_nodes is not None and self.max_nodes is not None:
             if not self.min_nodes <= self.node_count <= self.max_nodes:
@@ -806,15 +816,17 @@ class ClusterSpec(SpecModel):
             )
         return value
 
-    @field_validator(*_SECTIONS)
+    # "before": a section of another cloud is refused as such, not checked against its
+    # own schema first (a `gcp:` block on an AWS cluster used to say gcp.project missing).
+    @field_validator(*_SECTIONS, mode="before")
     @classmethod
     def _section_matches_cloud(cls, value: Any, info: ValidationInfo) -> Any:
         cloud = _ctx_cloud(info)
         if value is not None and cloud is not None and info.field_name != cloud.value:
             raise _fail(
                 "wrong_section",
-                "section '{s}' does not apply to cloud '{c}'; move its settings to '{c}:' or "
-                "remove it",
+                "section '{s}' is for another cloud: this cluster's cloud is '{c}'; move its "
+                "settings to '{c}:' or remove it",
                 s=info.field_name, c=cloud.value,
             )
         return value
