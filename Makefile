@@ -29,7 +29,7 @@ $(VENV)/bin/python:
 # Everything: the five cloud SDKs (~1.3 GB installed) and the dev tools.
 $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
 	@echo "==> installing gpu-fabric with every cloud SDK and the dev tools into $(VENV)"
-	@echo "    (~1.8 GB on disk; about 5 minutes on a 2-core machine the first time)"
+	@echo "    (~1.8 GB on disk; measured 15-25 minutes on a busy 2-core machine, see docs/bench.md)"
 	$(PIP) -e '.[dev]'
 	touch $@
 
@@ -38,8 +38,9 @@ $(VENV)/.installed-%: pyproject.toml | $(VENV)/bin/python
 	@if [ -f $(DEV_STAMP) ] && [ $(DEV_STAMP) -nt pyproject.toml ]; then \
 	  echo "==> $(VENV) already has every cloud (make install)"; \
 	else \
-	  echo "==> installing gpu-fabric core + the $* SDK ($(SIZE_$*) installed, ~400 MB in all) into $(VENV)"; \
-	  echo "    (the other clouds' SDKs are not needed for stack $(STACK); about 1-2 minutes the first time)"; \
+	  echo "==> installing gpu-fabric core + the $* SDK into $(VENV): the SDK is $(SIZE_$*) installed,"; \
+	  echo "    the core ~160 MB (gcp-a4: 456 MB in all, 7.5 min on a busy 2-core machine, see docs/bench.md);"; \
+	  echo "    the other clouds' SDKs are not needed for stack $(STACK)"; \
 	  $(PIP) -e '.$(if $(filter core,$*),,[$*])'; \
 	fi
 	touch $@
