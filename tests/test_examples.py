@@ -17,8 +17,7 @@ EXAMPLES = ROOT / "examples"
 
 def _run_example(name: str, config: dict[str, str], secret_keys: list[str] | None = None):
     """Through the public API, as a team's CI would (config given explicitly)."""
-    del secret_keys  # config= values are plain; the stack-file test covers secrets
-    return gf.plan_program(EXAMPLES / name, config=config)
+    return gf.plan_program(EXAMPLES / name, config=config, secret_keys=secret_keys or [])
 
 
 def test_every_example_is_a_pulumi_project() -> None:
@@ -31,7 +30,7 @@ def test_every_example_is_a_pulumi_project() -> None:
         assert "import gpu_fabric as gf" in (folder / "__main__.py").read_text()
 
 
-@pytest.mark.parametrize("name", ["gcp-a4-team", "fabric-only"])
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
 def test_requirements_install_this_repository(name: str) -> None:
     """No placeholder URL: the one requirement is this repo (relative to the project)."""
     lines = [

@@ -20,7 +20,7 @@ import json
 import os
 import runpy
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,19 +40,22 @@ def plan_program(
     stack: str | None = None,
     *,
     config: Mapping[str, Any] | None = None,
+    secret_keys: Iterable[str] = (),
     preview: bool = False,
 ) -> PlanResult:
     """The resources the Pulumi program in ``folder`` would create, computed offline.
 
     ``stack`` names ``Pulumi.<stack>.yaml`` in the project's stack folder (None: no
-    stack file, only ``config``). Raises :class:`~components.errors.SpecError` for a
+    stack file, only ``config``). ``secret_keys`` marks keys of ``config`` as secrets
+    (as ``pulumi config set --secret`` would). Raises :class:`~components.errors.SpecError` for a
     missing project or stack file; whatever the program raises propagates (a
     ``SpecError`` from ``load_spec``, pulumi's ``ConfigMissingError``...).
     """
     project = load_project(Path(folder))
-    values, secret_keys = project_config(project, stack)
+    values, secret_keys_of_stack = project_config(project, stack)
     for key, value in (config or {}).items():
         values[_full_key(project, key)] = value
+    secret_keys = [*secret_keys_of_stack, *(_full_key(project, k) for k in secret_keys)]
     entry = project.entry_point
     if not entry.is_file():
         raise SpecError([Problem("main", f"no program at {entry} (Pulumi.yaml 'main')")])

@@ -17,8 +17,8 @@ Then install the fabric layer with ``gf.FabricStack`` (see examples/fabric-only)
 
 import pulumi
 
-import components as gf
-from components.clouds.aws.blocks import (
+import gpu_fabric as gf
+from gpu_fabric.clouds.aws.blocks import (
     AwsEfaNodeGroup,
     AwsEfaNodeGroupArgs,
     AwsFabricNetwork,
@@ -26,7 +26,7 @@ from components.clouds.aws.blocks import (
     ExistingCluster,
     ExistingVpc,
 )
-from components.clouds.aws.layout import pool_plans
+from gpu_fabric.clouds.aws.layout import pool_plans
 
 config = pulumi.Config()
 vpc = ExistingVpc(

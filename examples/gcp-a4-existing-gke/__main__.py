@@ -16,8 +16,8 @@ and the Kubernetes fabric layer (DRA driver, DraNet, claim templates, injection)
 import pulumi
 import pulumi_kubernetes as k8s
 
-import components as gf
-from components.clouds.gcp.blocks import (
+import gpu_fabric as gf
+from gpu_fabric.clouds.gcp.blocks import (
     ExistingCluster,
     GcpFabricNetwork,
     GcpFabricNetworkArgs,
@@ -25,7 +25,7 @@ from components.clouds.gcp.blocks import (
     GcpGpuNodePoolArgs,
     layout_on_existing_vpc,
 )
-from components.clouds.gcp.nodepool import gpu_driver_version
+from gpu_fabric.clouds.gcp.nodepool import gpu_driver_version
 
 config = pulumi.Config()
 project = config.require("gcp-project")
