@@ -189,3 +189,14 @@ def test_several_pools_a_gpu_pod_must_name_one() -> None:
                                  {"gpufabric.dev/pool": "p5b"}, True), "default")
     assert named.denied is None
     assert _trainer(named.pod)["resources"]["limits"][EFA] == "32"
+
+
+def test_a_pods_own_tolerations_are_kept() -> None:
+    _, policies = _stack("aws-p5")
+    pod = _pod("Job", 8, "nvidia.com/gpu", {}, False)
+    mine = {"key": "example.com/maintenance", "operator": "Exists", "effect": "NoSchedule"}
+    pod["spec"]["tolerations"] = [mine]
+    result = admit(policies, pod, "default")
+    assert result.denied is None
+    tolerations = result.pod["spec"]["tolerations"]
+    assert tolerations[0] == mine and len(tolerations) > 1

@@ -130,6 +130,13 @@ def _one_gpu_container(fabric: FabricDescription) -> dict[str, Any]:
 def _pod_patch(fragment: PodFragment) -> dict[str, Any]:
     pod = fragment.pod_patch()
     patch: dict[str, Any] = {"spec": dict(pod["spec"])}
+    if "tolerations" in patch["spec"]:
+        # Strategic merge replaces lists without a merge key (PodSpec.tolerations), which
+        # would drop the pod's own tolerations: append ours to them instead.
+        ours = json.dumps(patch["spec"]["tolerations"], separators=(",", ":"))
+        patch["spec"]["tolerations"] = (
+            f"{{{{ [request.object.spec.tolerations || `[]`, `{ours}`][] }}}}"
+        )
     if "metadata" in pod:
         patch["metadata"] = pod["metadata"]
     return patch
