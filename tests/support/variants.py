@@ -40,6 +40,9 @@ def _variants() -> dict[str, dict[str, Any]]:
     for cloud in CLOUDS:
         out[f"{cloud}:platform"] = _platform(cloud)
         out[f"{cloud}:dra"] = spec_dict(cloud, fabric={"mode": "dra"})
+        if cloud == "aws":  # 4 EFA for 8 GPUs: DRA claims pair 2 GPUs per NIC
+            out["aws:p4d-dra"] = with_pool(cloud, machine_type="p4d.24xlarge")
+            out["aws:p4d-dra"]["fabric"] = {"mode": "dra"}
         if cloud in GB200:
             out[f"{cloud}:gb200"] = with_pool(cloud, machine_type=GB200[cloud])
     return out
@@ -52,8 +55,12 @@ VARIANTS = _variants()
 def spec_of(variant: str) -> ClusterSpec | None:
     """The validated spec, or None when the spec layer refuses the variant (e.g. a cloud
     without DRA): refusals are covered by the spec tests."""
+    from components.preflight import check_spec
+
     try:
-        return load_spec(VARIANTS[variant])
+        spec = load_spec(VARIANTS[variant])
+        check_spec(spec)  # what plan refuses before any resource
+        return spec
     except Exception:  # SpecError and friends
         if variant.startswith("stack:"):
             raise

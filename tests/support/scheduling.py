@@ -1,0 +1,550 @@
+"""A scheduling simulation of a plan: would every agent, operator and training pod run?
+
+Input: the planned node pools (labels, taints and machine type, read from the
+cloud resources of the plan, plus what the cloud and the node agents add at run
+time), the rendered layer (DaemonSets, Deployments, NicClusterPolicy operands, and
+the workloads of each Helm chart, placed by the chart's default values at the pinned
+version merged with ours), NADs, claim templates, ConfigMaps and quotas.
+
+Checks (each problem is a sentence naming the workload and the pool):
+
+* every node agent lands on every GPU node that needs it (taints tolerated, node
+  selector and required node affinity matched);
+* every operator Deployment/StatefulSet has a node to run on;
+* a full-node and the smallest partial-node training pod of each GPU pool, built with
+  :func:`components.fabric.workload.pod_fragment` (what the Kyverno policies
+  inject), lands on its pool, fits the node's allocatable (GPUs, NICs, pooled
+  devices, hugepages; DRA claims against the node's GPUs and fabric NICs), and finds
+  what it references (NADs, claim templates, ConfigMaps) in every workload namespace,
+  within its ResourceQuota.
+
+What it does not model: cpu and memory (the catalog has no host vCPU/memory per
+machine), preferred affinities, pod (anti-)affinity, topology spread, priority and
+preemption, and labels a controller adds that are not listed in :func:`_runtime_labels`.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.catalog import Cloud, FabricKind, GpuVendor, Machine, get_machine
+from components.fabric.description import POOL_LABEL, FabricDescription, describe_cluster
+from components.fabric.layer import Layer
+from components.fabric.shapes import served_counts
+from components.fabric.workload import FragmentError, pod_fragment
+from components.plan import PlanResult
+from components.spec import ClusterSpec
+from tests.support.helm_values import chart_defaults, subcharts
+
+# What NFD labels (node-feature-discovery "pci" source: vendor ids) and what the GPU
+# Operator labels once NFD saw an NVIDIA GPU (gpu-operator: nvidia.com/gpu.present).
+NFD_NVIDIA_GPU = "feature.node.kubernetes.io/pci-10de.present"
+NFD_MELLANOX_NIC = "feature.node.kubernetes.io/pci-15b3.present"
+GPU_PRESENT = "nvidia.com/gpu.present"
+# EKS AL2023 nodes with EFA pre-allocate 5128 x 2 MiB hugepages (amazon-eks-ami
+# install-efa.sh; EKS node-efa doc), the smallest figure components/clouds/aws/fabric.py
+# quotes: 10256Mi.
+EFA_NODE_HUGEPAGES_MI = 5128 * 2
+UNMODELLED_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+# The GPU taint GKE and DOKS add to GPU nodes themselves (GKE "Run GPUs in Standard
+# node pools": nvidia.com/gpu=present:NoSchedule; DOKS GPU node docs: nvidia.com/gpu
+# and amd.com/gpu NoSchedule).
+CLOUD_GPU_TAINT = {Cloud.GCP: ("nvidia.com/gpu", "present"), Cloud.DIGITALOCEAN: None}
+
+
+@dataclass
+class NodeGroup:
+    name: str
+    machine: Machine | None
+    labels: dict[str, str]
+    taints: list[dict[str, str]]
+    count: int = 1
+    fabric: FabricDescription | None = None
+    allocatable: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.machine is not None and self.fabric is not None
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Where a pod template may run, and which nodes must run it."""
+
+    name: str  # e.g. DaemonSet kube-system/kube-multus-ds, gpu-operator chart: nfd-worker
+    kind: str  # DaemonSet | Deployment | StatefulSet
+    node_selector: Mapping[str, str]
+    terms: tuple[tuple[Mapping[str, Any], ...], ...]  # required nodeSelectorTerms (ORed)
+    tolerations: tuple[Mapping[str, Any], ...]
+    needs: str = "gpu"  # DaemonSets: "gpu" (every GPU node) | "all" (every node)
+
+
+# -- node groups from the plan -------------------------------------------------------
+
+
+def _effect(effect: str) -> str:
+    return {"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute",
+            "PREFER_NO_SCHEDULE": "PreferNoSchedule"}.get(effect, effect)
+
+
+def _machine(name: str | None, cloud: Cloud) -> Machine | None:
+    try:
+        return get_machine(str(name), cloud) if name else None
+    except Exception:  # a system pool's machine is not in the GPU catalog
+        return None
+
+
+def _taint_list(raw: Sequence[Mapping[str, Any]] | None) -> list[dict[str, str]]:
+    return [{"key": t["key"], "value": str(t.get("value") or ""), "effect": _effect(t["effect"])}
+            for t in raw or []]
+
+
+def _parse_taint(text: str) -> dict[str, str]:
+    key_value, _, effect = text.partition(":")
+    key, _, value = key_value.partition("=")
+    return {"key": key, "value": value, "effect": effect}
+
+
+def planned_node_groups(spec: ClusterSpec, plan: PlanResult) -> list[NodeGroup]:
+    """Node groups as the plan creates them (cloud resources' labels/taints/machine)."""
+    cloud = spec.cloud
+    out: list[NodeGroup] = []
+    for res in plan.resources:
+        i, t = res.inputs, res.type
+        if t == "gcp:container/nodePool:NodePool":
+            cfg = i.get("nodeConfig", {})
+            labels = {**cfg.get("labels", {}), "cloud.google.com/gke-nodepool": i["name"]}
+            out.append(NodeGroup(i["name"], _machine(cfg.get("machineType"), cloud), labels,
+                                 _taint_list(cfg.get("taints")), int(i.get("nodeCount") or 1)))
+        elif t == "aws:eks/nodeGroup:NodeGroup":
+            out.append(NodeGroup(str(i.get("nodeGroupName", res.name)),
+                                 _machine((i.get("instanceTypes") or [None])[0], cloud),
+                                 dict(i.get("labels", {})), _taint_list(i.get("taints")),
+                                 int(i.get("scalingConfig", {}).get("desiredSize", 1))))
+        elif t == "azure-native:containerservice:ManagedCluster":
+            for p in i.get("agentPoolProfiles", []):
+                out.append(NodeGroup(p["name"], _machine(p.get("vmSize"), cloud),
+                                     {**(p.get("nodeLabels") or {}),
+                                      "kubernetes.azure.com/mode": p.get("mode", "").lower()},
+                                     [_parse_taint(x) for x in p.get("nodeTaints") or []],
+                                     int(p.get("count", 1))))
+        elif t == "azure-native:containerservice:AgentPool":
+            out.append(NodeGroup(str(i.get("agentPoolName", res.name)),
+                                 _machine(i.get("vmSize"), cloud),
+                                 {**(i.get("nodeLabels") or {}),
+                                  "kubernetes.azure.com/mode": str(i.get("mode", "")).lower()},
+                                 [_parse_taint(x) for x in i.get("nodeTaints") or []],
+                                 int(i.get("count", 1))))
+        elif t in ("digitalocean:index/kubernetesCluster:KubernetesCluster",
+                   "digitalocean:index/kubernetesNodePool:KubernetesNodePool"):
+            p = i.get("nodePool", i)
+            out.append(NodeGroup(p["name"], _machine(p.get("size"), cloud),
+                                 dict(p.get("labels") or {}), _taint_list(p.get("taints")),
+                                 int(p.get("nodeCount", 1))))
+        elif t == "oci:ContainerEngine/nodePool:NodePool":
+            labels = {lbl["key"]: lbl["value"] for lbl in i.get("initialNodeLabels", [])}
+            data = i.get("nodeMetadata", {}).get("user_data", "")
+            found = re.search(r"--register-with-taints=([^\" ]+)",
+                              base64.b64decode(data).decode() if data else "")
+            taints = [_parse_taint(x) for x in found.group(1).split(",")] if found else []
+            out.append(NodeGroup(i["name"], _machine(i.get("nodeShape"), cloud), labels, taints,
+                                 int(i.get("nodeConfigDetails", {}).get("size", 1))))
+    if spec.existing is not None:  # nothing planned: the spec describes the GPU pools
+        out = [NodeGroup(p.name, _machine(p.machine_type, cloud), dict(p.labels),
+                         [{"key": t.key, "value": t.value, "effect": t.effect}
+                          for t in p.taints], p.node_count) for p in spec.node_pools]
+        # An existing cluster already runs its own untainted system nodes (the spec
+        # only lists the GPU pools the fabric layer targets).
+        out.append(NodeGroup("existing-system-nodes", None, {}, []))
+    fabrics = describe_cluster(spec)
+    for group in out:
+        pool = group.labels.get(POOL_LABEL) or (group.name if spec.existing else None)
+        if pool in fabrics and group.machine is not None:
+            group.fabric = fabrics[pool]
+        _add_cloud_facts(cloud, group)
+    return out
+
+
+def _add_cloud_facts(cloud: Cloud, group: NodeGroup) -> None:
+    machine = group.machine
+    arch = machine.cpu_arch if machine else "amd64"
+    group.labels.setdefault("kubernetes.io/os", "linux")
+    group.labels.setdefault("kubernetes.io/arch", arch)
+    if not group.is_gpu or machine is None:
+        group.machine = None
+        return
+    if cloud is Cloud.GCP and machine.accelerator:
+        group.labels.setdefault("cloud.google.com/gke-accelerator", machine.accelerator)
+    if cloud is Cloud.GCP and not any(t["key"] == "nvidia.com/gpu" for t in group.taints):
+        group.taints.append({"key": "nvidia.com/gpu", "value": "present",
+                             "effect": "NoSchedule"})
+    if cloud is Cloud.DIGITALOCEAN and not any(t["key"] == machine.gpu_resource
+                                               for t in group.taints):
+        group.taints.append({"key": machine.gpu_resource, "value": "", "effect": "NoSchedule"})
+    group.allocatable = node_allocatable(group)
+
+
+def node_allocatable(group: NodeGroup) -> dict[str, int]:
+    """Extended resources and devices a GPU node offers (from the catalog and fabric)."""
+    fabric, machine = group.fabric, group.machine
+    assert fabric is not None and machine is not None
+    out: dict[str, int] = {}
+    if not fabric.gpu_dra:
+        out[fabric.gpu_resource] = machine.gpus
+    for rail in fabric.rails:
+        if rail.resource:
+            # Shared RDMA rails admit rdmaHcaMax pods; a VF/device rail admits one.
+            out[rail.resource] = 64 if fabric.pooled_scaling == "per_pod" else 1
+    for res, count in fabric.pooled_resources.items():
+        out[res] = 64 * count if fabric.pooled_scaling == "per_pod" else count
+    if fabric.hugepages_2mi:
+        out["hugepages-2Mi"] = EFA_NODE_HUGEPAGES_MI
+    out["dra/gpus"] = machine.gpus
+    out["dra/nics"] = machine.fabric_nics
+    return out
+
+
+# -- runtime labels ------------------------------------------------------------------
+
+
+def _runtime_labels(group: NodeGroup, agents: Sequence[Workload], charts: set[str]) -> None:
+    """Labels node agents add: NFD pci vendor labels where an NFD worker runs, then the
+    GPU Operator's nvidia.com/gpu.present on nodes NFD saw an NVIDIA GPU on."""
+    machine = group.machine
+    if machine is None:
+        return
+    nfd_here = any(w.name.endswith("nfd-worker") and lands(w, group) is None for w in agents)
+    if nfd_here:
+        if machine.gpu.vendor is GpuVendor.NVIDIA:
+            group.labels.setdefault(NFD_NVIDIA_GPU, "true")
+        # Every RoCE/InfiniBand machine in the catalog uses NVIDIA ConnectX NICs (15b3).
+        if machine.fabric in (FabricKind.ROCE, FabricKind.INFINIBAND):
+            group.labels.setdefault(NFD_MELLANOX_NIC, "true")
+    if "gpu-operator" in charts and group.labels.get(NFD_NVIDIA_GPU) == "true":
+        group.labels.setdefault(GPU_PRESENT, "true")
+
+
+# -- matching ------------------------------------------------------------------------
+
+
+def tolerates(tolerations: Sequence[Mapping[str, Any]], taint: Mapping[str, str]) -> bool:
+    """core/v1 Toleration.ToleratesTaint."""
+    for tol in tolerations:
+        if tol.get("effect") and tol["effect"] != taint["effect"]:
+            continue
+        if tol.get("key") and tol["key"] != taint["key"]:
+            continue
+        if tol.get("operator", "Equal") == "Exists":
+            return True
+        if tol.get("key") and str(tol.get("value") or "") == taint.get("value", ""):
+            return True
+    return False
+
+
+def _expression(expr: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    key, op, values = expr["key"], expr["operator"], [str(v) for v in expr.get("values", [])]
+    if op == "In":
+        return labels.get(key) in values
+    if op == "NotIn":
+        return labels.get(key) not in values
+    if op == "Exists":
+        return key in labels
+    if op == "DoesNotExist":
+        return key not in labels
+    if op in ("Gt", "Lt") and key in labels:
+        value, bound = int(labels[key]), int(values[0])
+        return value > bound if op == "Gt" else value < bound
+    return False
+
+
+def lands(workload: Workload, group: NodeGroup) -> str | None:
+    """None when the workload's pods may run on the group's nodes, else why not."""
+    blocking = [t for t in group.taints if t["effect"] in ("NoSchedule", "NoExecute")
+                and not tolerates(workload.tolerations, t)]
+    if blocking:
+        t = blocking[0]
+        return f"taint {t['key']}={t['value']}:{t['effect']} not tolerated"
+    for key, value in workload.node_selector.items():
+        if group.labels.get(key) != str(value):
+            return f"nodeSelector {key}={value} not on the nodes"
+    if workload.terms and not any(
+        all(_expression(e, group.labels) for e in term) for term in workload.terms
+    ):
+        return f"required node affinity {list(workload.terms)} matches no node label"
+    return None
+
+
+def _terms(affinity: Mapping[str, Any] | None) -> tuple[tuple[Mapping[str, Any], ...], ...]:
+    required = ((affinity or {}).get("nodeAffinity") or {}).get(
+        "requiredDuringSchedulingIgnoredDuringExecution") or {}
+    terms = required.get("nodeSelectorTerms", [])
+    return tuple(tuple(t.get("matchExpressions", [])) for t in terms)
+
+
+def pod_workload(name: str, kind: str, pod_spec: Mapping[str, Any], needs: str = "gpu"
+                 ) -> Workload:
+    return Workload(name, kind, dict(pod_spec.get("nodeSelector") or {}),
+                    _terms(pod_spec.get("affinity")), tuple(pod_spec.get("tolerations") or ()),
+                    needs)
+
+
+# -- workloads of the layer ------------------------------------------------------------
+
+
+def _merge(base: Any, top: Any) -> Any:
+    """Helm's value coalescing: maps merge, a null deletes the default, else top wins."""
+    if isinstance(base, Mapping) and isinstance(top, Mapping):
+        out = dict(base)
+        for key, value in top.items():
+            if value is None:
+                out.pop(key, None)
+            else:
+                out[key] = _merge(out.get(key), value)
+        return out
+    return top
+
+
+def effective_values(chart: str, version: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    defaults = dict(chart_defaults(chart, version))
+    for sub, sub_defaults in subcharts(chart, version).items():
+        defaults[sub] = _merge(sub_defaults, defaults.get(sub) or {})
+    merged: dict[str, Any] = _merge(defaults, values)
+    return merged
+
+
+def _get(values: Mapping[str, Any], path: str) -> Any:
+    node: Any = values
+    for part in path.split(".") if path else []:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node
+
+
+# (chart, workload, kind, values prefix, needs, enabled-by value path or "")
+CHART_WORKLOADS: tuple[tuple[str, str, str, str, str, str], ...] = (
+    ("nvidia-device-plugin", "device-plugin", "DaemonSet", "", "gpu", ""),
+    ("aws-efa-k8s-device-plugin", "efa-device-plugin", "DaemonSet", "", "gpu", ""),
+    ("dranet", "dranet", "DaemonSet", "", "gpu", ""),
+    ("nvidia-dra-driver-gpu", "kubelet-plugin", "DaemonSet", "kubeletPlugin", "gpu", ""),
+    ("nvidia-dra-driver-gpu", "controller", "Deployment", "controller", "",
+     "resources.computeDomains.enabled"),
+    ("gpu-operator", "gpu-operator", "Deployment", "operator", "", ""),
+    ("gpu-operator", "nfd-worker", "DaemonSet", "node-feature-discovery.worker", "gpu",
+     "nfd.enabled"),
+    ("gpu-operator", "nfd-master", "Deployment", "node-feature-discovery.master", "",
+     "nfd.enabled"),
+    ("network-operator", "network-operator", "Deployment", "operator", "", ""),
+    ("network-operator", "nfd-worker", "DaemonSet", "node-feature-discovery.worker", "gpu",
+     "nfd.enabled"),
+    ("network-operator", "nfd-master", "Deployment", "node-feature-discovery.master", "",
+     "nfd.enabled"),
+    ("network-operator", "sriov-network-operator", "Deployment",
+     "sriov-network-operator.operator", "", "sriovNetworkOperator.enabled"),
+    ("kyverno", "admission-controller", "Deployment", "admissionController", "", ""),
+    ("kueue", "controller-manager", "Deployment", "controllerManager", "", ""),
+    ("jobset", "controller", "Deployment", "controller", "", ""),
+    ("kube-prometheus-stack", "prometheus-operator", "Deployment", "prometheusOperator", "", ""),
+    ("kube-prometheus-stack", "node-exporter", "DaemonSet", "prometheus-node-exporter", "all",
+     ""),
+    ("kube-prometheus-stack", "prometheus", "StatefulSet", "prometheus.prometheusSpec", "", ""),
+)
+
+
+def layer_workloads(layer: Layer) -> list[Workload]:
+    """Every pod template of the layer: manifests, NicClusterPolicy operands, charts."""
+    out: list[Workload] = []
+    for m in layer.manifests():
+        kind, meta = m["kind"], m["metadata"]
+        name = f"{kind} {meta.get('namespace', '')}/{meta['name']}"
+        if kind in ("DaemonSet", "Deployment", "StatefulSet"):
+            out.append(pod_workload(name, kind, m["spec"]["template"]["spec"]))
+        elif kind == "NicClusterPolicy":
+            spec = m["spec"]
+            out.append(Workload(f"{name} operands", "DaemonSet", {},
+                                _terms({"nodeAffinity": spec.get("nodeAffinity")}),
+                                tuple(spec.get("tolerations") or ())))
+    for release in layer.charts():
+        chart, version = release.chart.name, release.chart.version
+        values = effective_values(chart, version, release.values)
+        for c, workload, kind, prefix, needs, enabled in CHART_WORKLOADS:
+            if c != chart or (enabled and not _get(values, enabled)):
+                continue
+            placement = _get(values, prefix) or {}
+            out.append(Workload(f"{chart} chart: {workload}", kind,
+                                dict(placement.get("nodeSelector") or {}),
+                                _terms(placement.get("affinity")),
+                                tuple(placement.get("tolerations") or ()), needs))
+            if chart == "gpu-operator" and workload == "gpu-operator":
+                # The operator's operands (driver, toolkit, device plugin, DCGM...) run on
+                # nodes it labels nvidia.com/gpu.present=true, with daemonsets.tolerations.
+                out.append(Workload("gpu-operator chart: operands", "DaemonSet",
+                                    {GPU_PRESENT: "true"}, (),
+                                    tuple(_get(values, "daemonsets.tolerations") or ()), "gpu"))
+    return out
+
+
+# -- the simulation --------------------------------------------------------------------
+
+
+def agent_problems(groups: list[NodeGroup], workloads: Sequence[Workload]) -> list[str]:
+    problems = []
+    for w in workloads:
+        if w.kind == "DaemonSet":
+            targets = [g for g in groups if g.is_gpu or w.needs == "all"]
+            for g in targets:
+                why = lands(w, g)
+                if why:
+                    problems.append(f"{w.name} does not land on pool {g.name}: {why}")
+        elif not any(lands(w, g) is None for g in groups):
+            reasons = "; ".join(f"{g.name}: {lands(w, g)}" for g in groups)
+            problems.append(f"{w.name} has no node to run on ({reasons})")
+    return problems
+
+
+def namespace_objects(layer: Layer) -> dict[str, dict[str, set[str]]]:
+    """namespace -> kind -> names (NADs, claim templates, ConfigMaps, quotas...)."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for m in layer.manifests():
+        ns = m["metadata"].get("namespace")
+        if ns:
+            out.setdefault(ns, {}).setdefault(m["kind"], set()).add(m["metadata"]["name"])
+    return out
+
+
+def _quantity(text: str) -> int:
+    """A Kubernetes quantity as an integer (Mi for binary sizes)."""
+    text = str(text)
+    for suffix, factor in (("Gi", 1024), ("Mi", 1), ("Ki", 1 / 1024)):
+        if text.endswith(suffix):
+            return math.ceil(float(text[: -len(suffix)]) * factor)
+    return math.ceil(float(text))
+
+
+def _claim_counts(template: Mapping[str, Any], fabric: FabricDescription) -> tuple[int, int]:
+    """GPUs and fabric NICs one claim from this template asks for."""
+    gpus = nics = 0
+    dra = fabric.dra
+    for req in template["spec"]["spec"]["devices"]["requests"]:
+        exact = req.get("exactly", req)
+        count = int(exact.get("count", 1))
+        cls = exact.get("deviceClassName")
+        if dra and cls == dra.gpu_class:
+            gpus += count
+        elif dra and cls == dra.nic_class:
+            nics += count
+    return gpus, nics
+
+
+def training_pod_sizes(fabric: FabricDescription) -> list[int]:
+    """The full node, and the smallest partial-node pod the pool serves (pools whose NICs
+    only a whole-node pod can use, e.g. DOKS host-device, serve no partial pod:
+    components.fabric.shapes says why)."""
+    full = fabric.machine.gpus
+    partial = [n for n in served_counts(fabric) if n < full]
+    return [full, *partial[:1]]
+
+
+def training_pod_problems(spec: ClusterSpec, layer: Layer, groups: list[NodeGroup],
+                          namespaces: Sequence[str]) -> list[str]:
+    problems: list[str] = []
+    objects = namespace_objects(layer)
+    templates = {(m["metadata"].get("namespace"), m["metadata"]["name"]): m
+                 for m in layer.manifests() if m["kind"] == "ResourceClaimTemplate"}
+    for m in layer.manifests():
+        # The DRA driver's ComputeDomain controller creates the channel claim template the
+        # ComputeDomain names, in its namespace (NVIDIA/k8s-dra-driver-gpu v25.12.0
+        # ComputeDomain spec.channel.resourceClaimTemplate); it holds no GPU or NIC.
+        channel = (m["spec"].get("channel") or {}).get("resourceClaimTemplate", {}).get("name") \
+            if m["kind"] == "ComputeDomain" else None
+        if channel:
+            ns = m["metadata"].get("namespace")
+            templates[(ns, channel)] = {"spec": {"spec": {"devices": {"requests": []}}}}
+    quotas = [m for m in layer.manifests() if m["kind"] == "ResourceQuota"]
+    for group in (g for g in groups if g.is_gpu):
+        fabric, machine = group.fabric, group.machine
+        assert fabric is not None and machine is not None
+        for gpus in training_pod_sizes(fabric):
+            where = f"{gpus}-GPU pod of pool {group.name}"
+            try:
+                frag = pod_fragment(fabric, gpus)
+            except FragmentError as exc:
+                problems.append(f"{where}: refused: {exc}")
+                continue
+            w = Workload(where, "Pod", frag.node_selector, (), tuple(frag.tolerations))
+            why = lands(w, group)
+            if why:
+                problems.append(f"{where} does not land: {why}")
+            asks = {**{k: _quantity(v) for k, v in frag.limits.items()},
+                    **{k: _quantity(v) for k, v in getattr(frag, "requests", {}).items()}}
+            for res, amount in asks.items():
+                if res in UNMODELLED_RESOURCES:
+                    continue
+                have = group.allocatable.get(res, 0)
+                if amount > have:
+                    problems.append(f"{where} asks {res}={amount}, the node offers {have}")
+            for ns in namespaces:
+                problems += _references(where, frag, ns, objects.get(ns, {}), templates,
+                                        fabric, group)
+                problems += _quota(where, asks, ns, quotas)
+    return problems
+
+
+def _references(where: str, frag: Any, ns: str, objects: Mapping[str, set[str]],
+                templates: Mapping[tuple[str | None, str], Mapping[str, Any]],
+                fabric: FabricDescription, group: NodeGroup) -> list[str]:
+    problems = []
+    nets = frag.annotations.get("k8s.v1.cni.cncf.io/networks", "")
+    for ref in [n.strip() for n in nets.split(",") if n.strip()]:
+        ref_ns, _, name = ref.rpartition("/")
+        name = name.split("@")[0]
+        found = objects if not ref_ns or ref_ns == ns else {}
+        if name not in found.get("NetworkAttachmentDefinition", set()) and not ref_ns:
+            problems.append(f"{where} in {ns}: NAD {name} not in the namespace")
+    for claim in frag.resource_claims:
+        template = templates.get((ns, claim["resourceClaimTemplateName"]))
+        if template is None:
+            problems.append(f"{where} in {ns}: ResourceClaimTemplate "
+                            f"{claim['resourceClaimTemplateName']} not in the namespace")
+            continue
+        gpus, nics = _claim_counts(template, fabric)
+        if gpus > group.allocatable["dra/gpus"] or nics > group.allocatable["dra/nics"]:
+            problems.append(f"{where} in {ns}: claim asks {gpus} GPUs + {nics} NICs, the node "
+                            f"has {group.allocatable['dra/gpus']} + "
+                            f"{group.allocatable['dra/nics']}")
+    for volume in frag.volumes:
+        cm = (volume.get("configMap") or {}).get("name")
+        if cm and cm not in objects.get("ConfigMap", set()):
+            problems.append(f"{where} in {ns}: ConfigMap {cm} not in the namespace")
+    return problems
+
+
+def _quota(where: str, asks: Mapping[str, int], ns: str,
+           quotas: Sequence[Mapping[str, Any]]) -> list[str]:
+    problems = []
+    for quota in quotas:
+        if quota["metadata"].get("namespace") != ns or "scopeSelector" in quota["spec"]:
+            continue
+        for key, hard in quota["spec"].get("hard", {}).items():
+            res = key.removeprefix("requests.").removeprefix("limits.")
+            if res in asks and res not in UNMODELLED_RESOURCES and asks[res] > _quantity(hard):
+                problems.append(f"{where} in {ns}: {res}={asks[res]} exceeds quota {key}={hard}")
+    return problems
+
+
+def workload_namespaces(spec: ClusterSpec) -> list[str]:
+    teams = [t.name for t in spec.tenancy.teams]
+    return list(dict.fromkeys([*spec.fabric.namespaces, *teams]))
+
+
+def simulate(spec: ClusterSpec, plan: PlanResult, layer: Layer) -> list[str]:
+    groups = planned_node_groups(spec, plan)
+    workloads = layer_workloads(layer)
+    charts = {r.chart.name for r in layer.charts()}
+    for group in groups:
+        _runtime_labels(group, workloads, charts)
+    return (agent_problems(groups, workloads)
+            + training_pod_problems(spec, layer, groups, workload_namespaces(spec)))
