@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +66,9 @@ def test_the_simulation_sees_every_gpu_pool_of_every_stack() -> None:
         assert len(gpu_pools) == len(spec.node_pools), variant
         for group in gpu_pools:
             assert group.taints, f"{variant}: GPU pool {group.name} has no taint"
+            for taint in group.taints:  # a mis-parsed taint would be silently ignored
+                assert taint["effect"] in ("NoSchedule", "PreferNoSchedule", "NoExecute")
+                assert re.fullmatch(r"[\w./-]+", taint["key"]) and "'" not in taint["value"]
 
 
 # -- matching semantics (core/v1 Toleration.ToleratesTaint, NodeSelectorRequirement) ------

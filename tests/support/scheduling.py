@@ -149,7 +149,7 @@ def planned_node_groups(spec: ClusterSpec, plan: PlanResult) -> list[NodeGroup]:
         elif t == "oci:ContainerEngine/nodePool:NodePool":
             labels = {lbl["key"]: lbl["value"] for lbl in i.get("initialNodeLabels", [])}
             data = i.get("nodeMetadata", {}).get("user_data", "")
-            found = re.search(r"--register-with-taints=([^\" ]+)",
+            found = re.search(r"--register-with-taints=([^\"' ]+)",
                               base64.b64decode(data).decode() if data else "")
             taints = [_parse_taint(x) for x in found.group(1).split(",")] if found else []
             out.append(NodeGroup(i["name"], _machine(i.get("nodeShape"), cloud), labels, taints,
