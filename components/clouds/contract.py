@@ -4,8 +4,9 @@ A cloud is one package, ``components/clouds/<cloud>/``, plus one entry in each
 of three tables. Adding a cloud is this checklist (the test in brackets fails
 until the step is done):
 
-1. ``components/catalog.py``: the :class:`~components.catalog.Cloud` value and
-   the cloud's machines with their fabric facts (``tests/test_catalog.py``).
+1. ``components/catalog/``: the :class:`~components.catalog.Cloud` value
+   (``model.py``) and ``<cloud>.py`` with the cloud's machines, their fabric
+   facts and NCCL profiles, added to ``lookup.py`` (``tests/test_catalog.py``).
 2. ``<cloud>/options.py``: the spec's ``<cloud>:`` section, a
    :class:`~components.clouds.options_base.CloudOptions` (SDK-free).
 3. A :class:`CloudProvider` (below): spec checks, the fabric description of a
