@@ -39,7 +39,7 @@ $(VENV)/.installed-%: pyproject.toml | $(VENV)/bin/python
 	  echo "==> $(VENV) already has every cloud (make install)"; \
 	else \
 	  echo "==> installing gpu-fabric core + the $* SDK into $(VENV): the SDK is $(SIZE_$*) installed,"; \
-	  echo "    the core ~160 MB (gcp-a4: 456 MB in all, 7.5 min on a busy 2-core machine, see docs/bench.md);"; \
+	  echo "    the core ~160 MB (gcp-a4: 456 MB in all, 1-2 min on 2 cores, see docs/bench.md);"; \
 	  echo "    the other clouds' SDKs are not needed for stack $(STACK)"; \
 	  $(PIP) -e '.$(if $(filter core,$*),,[$*])'; \
 	fi
