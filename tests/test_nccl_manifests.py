@@ -136,26 +136,57 @@ def test_fewer_gpus_scale_the_floor_by_nic_share() -> None:
     assert machine.busbw_floor is not None and plan.floor < machine.busbw_floor
 
 
+def _grants(rules: list[dict]) -> set[tuple[str, str, str]]:
+    return {(g, res, v) for r in rules for g in r["apiGroups"] for res in r["resources"]
+            for v in r["verbs"]}
+
+
 def test_mpi_operator_is_least_privilege_and_pinned() -> None:
-    manifests = {m["kind"]: m for m in mpi_operator_manifests()}
-    assert manifests["CustomResourceDefinition"]["metadata"]["name"] == "mpijobs.kubeflow.org"
-    rules = manifests["ClusterRole"]["rules"]
-    assert all("*" not in r["verbs"] and "*" not in r["resources"] for r in rules)
-    assert not any("nodes" in r["resources"] for r in rules)
-    image = manifests["Deployment"]["spec"]["template"]["spec"]["containers"][0]["image"]
+    manifests = mpi_operator_manifests("acceptance")
+    by_kind = {m["kind"]: m for m in manifests}
+    assert by_kind["CustomResourceDefinition"]["metadata"]["name"] == "mpijobs.kubeflow.org"
+    roles = [m for m in manifests if m["kind"] in ("Role", "ClusterRole")]
+    for r in (rule for m in roles for rule in m["rules"]):
+        assert "*" not in r["verbs"] and "*" not in r["resources"]
+        assert "nodes" not in r["resources"]
+    image = by_kind["Deployment"]["spec"]["template"]["spec"]["containers"][0]["image"]
     assert ":" in image and not image.endswith(":latest")
     # The controller creates worker pods and launcher Jobs itself (kubeflow/mpi-operator
     # v0.6.0): without these verbs no MPIJob ever starts.
-    granted = {(g, res, v) for r in rules for g in r["apiGroups"] for res in r["resources"]
-               for v in r["verbs"]}
+    watched = next(m for m in manifests if m["kind"] == "Role"
+                   and m["metadata"]["namespace"] == "acceptance")
     assert {("", "pods", "create"), ("batch", "jobs", "create"),
             ("", "configmaps", "create"), ("", "secrets", "create"), ("", "services", "create"),
-            ("kubeflow.org", "mpijobs/status", "update"),
-            ("scheduling.k8s.io", "priorityclasses", "watch")} <= granted
+            ("kubeflow.org", "mpijobs/status", "update")} <= _grants(watched["rules"])
     # A root image under runAsNonRoot needs an explicit non-root UID or it never starts.
-    pod = manifests["Deployment"]["spec"]["template"]["spec"]
+    pod = by_kind["Deployment"]["spec"]["template"]["spec"]
     assert pod["securityContext"]["runAsNonRoot"] is True
     assert pod["securityContext"]["runAsUser"] > 0
+
+
+def test_mpi_operator_reads_secrets_only_in_the_acceptance_namespace() -> None:
+    """Issue 21: the ClusterRole listed/watched every Secret in the cluster. v0.6.0's
+    --namespace flag (cmd/mpi-operator/app/options/options.go at tag v0.6.0, commit
+    4ac49e08) scopes its informers; only PriorityClasses (cluster-scoped) stay cluster-wide."""
+    manifests = mpi_operator_manifests("acceptance")
+    cluster = next(m for m in manifests if m["kind"] == "ClusterRole")
+    assert _grants(cluster["rules"]) == {
+        ("scheduling.k8s.io", "priorityclasses", v) for v in ("get", "list", "watch")
+    }
+    secret_roles = {(m["kind"], m["metadata"].get("namespace")) for m in manifests
+                    if m["kind"] in ("Role", "ClusterRole")
+                    and any("secrets" in r["resources"] for r in m["rules"])}
+    assert secret_roles == {("Role", "acceptance")}
+    binding = next(m for m in manifests if m["kind"] == "RoleBinding"
+                   and m["metadata"]["namespace"] == "acceptance")
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": "mpi-operator", "namespace": "mpi-operator"}]
+    args = next(m for m in manifests if m["kind"] == "Deployment")[
+        "spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[args.index("--namespace") + 1] == "acceptance"
+    lock = next(m for m in manifests if m["kind"] == "Role"
+                and m["metadata"]["namespace"] == "mpi-operator")
+    assert ("coordination.k8s.io", "leases", "update") in _grants(lock["rules"])
 
 
 def test_mpi_operator_version_override_reaches_the_deployment() -> None:

@@ -57,7 +57,7 @@ class NcclAcceptance(pulumi.ComponentResource):
         self.operator = []
         if plan.install_mpi_operator:
             made: list[pulumi.Resource] = []
-            for manifest in mpi_operator_manifests(plan.mpi_operator_image):
+            for manifest in mpi_operator_manifests(plan.namespace, plan.mpi_operator_image):
                 # Namespace and CRD first; the rest waits for them.
                 first = manifest["kind"] in ("Namespace", "CustomResourceDefinition")
                 waits = [] if first else made[:2]

@@ -36,6 +36,8 @@ from components.fabric.manifests.common import (
     meta,
     namespace,
     resources,
+    role,
+    role_binding,
     rule,
     service_account,
 )
@@ -331,8 +333,11 @@ def mpijob_manifest(plan: AcceptancePlan) -> Manifest:
 NONROOT_UID = 65532  # distroless images' "nonroot" user
 
 
-def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifest]:
-    """The Kubeflow MPI Operator (v2beta1 MPIJob controller), least-privilege RBAC.
+def mpi_operator_manifests(
+    watch_namespace: str, image: Image = versions.MPI_OPERATOR
+) -> list[Manifest]:
+    """The Kubeflow MPI Operator (v2beta1 MPIJob controller), least-privilege RBAC,
+    watching only ``watch_namespace`` (the acceptance test's).
 
     The CRD is declared with a structural but permissive schema (spec/status keep
     unknown fields); the operator validates MPIJobs itself.
@@ -372,15 +377,23 @@ def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifes
     # batch Job, reads objects from informers (list/watch) and always starts a
     # PriorityClass informer. Upstream's ClusterRole grants more (pods/exec, endpoints,
     # CRDs, "*" on mpijobs and leases, gang-scheduler groups); none is used here.
+    # --namespace (v0.6.0 cmd/mpi-operator/app/options/options.go; server.go builds its
+    # informer factories WithNamespace) confines it to the acceptance namespace, so these
+    # are a Role there, not cluster-wide: it never sees another namespace's Secrets.
     rules = [
         rule([""], ["configmaps", "secrets", "services"], ["list", "watch", "create", "update"]),
         rule([""], ["pods"], ["get", "list", "watch", "create", "delete"]),
         rule([""], ["events"], ["create", "patch"]),
         rule(["batch"], ["jobs"], ["list", "watch", "create", "update"]),
-        rule(["scheduling.k8s.io"], ["priorityclasses"], ["get", "list", "watch"]),
         rule(["kubeflow.org"], ["mpijobs"], ["get", "list", "watch", "update"]),
         rule(["kubeflow.org"], ["mpijobs/status", "mpijobs/finalizers"], ["update", "patch"]),
+    ]
+    # PriorityClasses are cluster-scoped (the informer lists them cluster-wide): the only
+    # ClusterRole rule. The leader-election Lease (and its events) live in --lock-namespace.
+    cluster_rules = [rule(["scheduling.k8s.io"], ["priorityclasses"], ["get", "list", "watch"])]
+    lock_rules = [
         rule(["coordination.k8s.io"], ["leases"], ["get", "create", "update"]),
+        rule([""], ["events"], ["create", "patch"]),
     ]
     deployment: Manifest = {
         "apiVersion": "apps/v1",
@@ -404,7 +417,8 @@ def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifes
                     "containers": [{
                         "name": name,
                         "image": image.ref,
-                        "args": ["-alsologtostderr", "--lock-namespace", ns],
+                        "args": ["-alsologtostderr", "--lock-namespace", ns,
+                                 "--namespace", watch_namespace],
                         "resources": resources("100m", "256Mi"),
                         "securityContext": {
                             "allowPrivilegeEscalation": False,
@@ -420,8 +434,12 @@ def mpi_operator_manifests(image: Image = versions.MPI_OPERATOR) -> list[Manifes
         namespace(ns),
         crd,
         service_account(name, ns),
-        cluster_role(name, rules),
+        cluster_role(name, cluster_rules),
         cluster_role_binding(name, name, name, ns),
+        role(name, watch_namespace, rules),
+        role_binding(name, watch_namespace, name, name, ns),
+        role(f"{name}-lock", ns, lock_rules),
+        role_binding(f"{name}-lock", ns, f"{name}-lock", name, ns),
         deployment,
     ]
 
@@ -436,6 +454,7 @@ def acceptance_manifests(plan: AcceptancePlan) -> list[Manifest]:
 def all_manifests(plan: AcceptancePlan) -> Sequence[Manifest]:
     """Operator (when installed) then test objects, in apply order."""
     operator = (
-        mpi_operator_manifests(plan.mpi_operator_image) if plan.install_mpi_operator else []
+        mpi_operator_manifests(plan.namespace, plan.mpi_operator_image)
+        if plan.install_mpi_operator else []
     )
     return [*operator, *acceptance_manifests(plan)]

@@ -77,6 +77,26 @@ def cluster_role_binding(name: str, role: str, account: str, ns: str) -> Manifes
     }
 
 
+def role(name: str, ns: str, rules: Iterable[dict[str, Any]]) -> Manifest:
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "Role",
+        "metadata": meta(name, ns),
+        "rules": list(rules),
+    }
+
+
+def role_binding(name: str, ns: str, role_name: str, account: str, account_ns: str) -> Manifest:
+    """Binds Role ``role_name`` in ``ns`` to a ServiceAccount (possibly of another namespace)."""
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "RoleBinding",
+        "metadata": meta(name, ns),
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role_name},
+        "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": account_ns}],
+    }
+
+
 def config_map(name: str, ns: str, data: Mapping[str, str]) -> Manifest:
     return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(name, ns), "data": dict(data)}
 
