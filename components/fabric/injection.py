@@ -312,7 +312,8 @@ def injection_part(
     from components.fabric.manifests.values import deep_merge
 
     release = HelmRelease("kyverno", chart, addon.namespace,
-                          deep_merge(kyverno_values(), addon.values))
+                          deep_merge(kyverno_values(), addon.values),
+                          user_values=bool(addon.values))
     with_fabric = [f for f in fabrics.values() if f.machine.has_fabric]
     several = len(fabrics) > 1
     # The pool-choice rule needs one label key naming every pool (ours, on clusters we

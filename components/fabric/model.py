@@ -19,12 +19,17 @@ Manifest = dict[str, Any]
 
 @dataclass(frozen=True)
 class HelmRelease:
-    """A pinned chart installed as a Helm release (values are plain data)."""
+    """A pinned chart installed as a Helm release (values are plain data).
+
+    ``user_values``: the values include the spec's ``addons.<key>.values``, which may
+    come from secure stack config; Pulumi keeps them secret when that config is.
+    """
 
     release: str
     chart: Chart
     namespace: str
     values: Mapping[str, Any] = field(default_factory=dict)
+    user_values: bool = False
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ def chart_release(
     addon = addons[key]
     chart = addon.chart()
     values = deep_merge(computed, cloud.chart_values(key, spec, fabrics), addon.values)
-    return HelmRelease(release or chart.name, chart, addon.namespace, values)
+    return HelmRelease(release or chart.name, chart, addon.namespace, values,
+                       user_values=bool(addon.values))
 
 
 def own_namespace(key: str, addons: ResolvedAddons) -> list[Manifest]:

@@ -91,10 +91,30 @@ class _TopLevelCustomResource(pulumi.CustomResource):
         super().__init__(f"kubernetes:{api_version}:{kind}", name, dict(manifest), opts)
 
 
+# The stack config key the spec (and so every addons.<key>.values) is read from.
+CLUSTER_CONFIG_KEY = "gpu-fabric:cluster"
+
+
+def secret_values(release: HelmRelease) -> bool:
+    """True when the release carries user values from a config that holds secrets.
+
+    Pulumi marks a structured config key secret as a whole when any value inside is
+    ``secure:``; the values cannot be told apart after decryption, so the whole
+    values object of every release with user values stays a secret (inputs, state,
+    the Release's ``values`` output, previews)."""
+    return release.user_values and pulumi.runtime.is_config_secret(CLUSTER_CONFIG_KEY)
+
+
 def release_resource(
     prefix: str, release: HelmRelease, opts: pulumi.ResourceOptions
 ) -> k8s.helm.v3.Release:
     chart = release.chart
+    values: pulumi.Input[dict[str, Any]] = dict(release.values)
+    if secret_values(release):
+        values = pulumi.Output.secret(dict(release.values))
+        opts = pulumi.ResourceOptions.merge(
+            opts, pulumi.ResourceOptions(additional_secret_outputs=["values", "manifest"])
+        )
     if chart.is_oci:
         chart_ref, repo_opts = f"{chart.repo}/{chart.name}", None
     else:
@@ -106,7 +126,7 @@ def release_resource(
         version=chart.version,
         repository_opts=repo_opts,
         namespace=release.namespace,
-        values=dict(release.values),
+        values=values,
         create_namespace=False,
         atomic=False,
         cleanup_on_fail=True,
