@@ -88,7 +88,9 @@ def generic_parts(
     fabs = list(fabrics.values())
     out: list[Part] = []
     if addons.on("multus"):
-        out.append(Part("multus", tuple(multus.manifests(addons["multus"].image())),
+        selectors = [f.node_selector for f in fabs if f.machine.has_fabric]
+        out.append(Part("multus", tuple(multus.manifests(addons["multus"].image(),
+                                                         node_selectors=selectors)),
                         description="Multus CNI (thick) and the NetworkAttachmentDefinition CRD"))
     if addons.on("rdma_shared_device_plugin"):
         shared = [

@@ -128,9 +128,22 @@ def parts(
                        if c not in claims]
             domains += team_compute_domains(spec, team_fabrics, team.name)
         queues += [kueue.cluster_queue(team, quotas, fabrics), kueue.local_queue(team)]
+    # Pod Security (issue 21): Baseline in every team namespace, through the PSA label,
+    # or through Kyverno with exactly the fabric's exceptions (components.pod_security).
+    from components.pod_security import team_pod_security
+
+    psa_labels, psa_policy = team_pod_security(
+        [t.name for t in team_list], fabrics, addons.on("kyverno"))
+    for obj in objects:
+        if obj["kind"] == "Namespace":
+            obj["metadata"]["labels"].update(psa_labels)
     after = (WORKLOAD_NAMESPACES,) if workload else ()
     out.append(Part(TEAMS, tuple(objects), after=after,
                     description="Team namespaces, quotas, limits, RBAC and PriorityClasses"))
+    if psa_policy:
+        out.append(Part("team-pod-security", tuple(psa_policy), after=("kyverno",),
+                        description="Kyverno: Pod Security baseline in team namespaces, minus "
+                                    "exactly what the fabric needs"))
     if nads:
         nad_after: tuple[str, ...] = (TEAMS,)
         if addons.on("multus"):

@@ -10,6 +10,8 @@ busy nodes, issues #1346/#1349/#1416); RBAC narrowed to what the daemon does
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from components.fabric.manifests.common import (
     Manifest,
@@ -87,7 +89,30 @@ def daemon_config() -> dict[str, object]:
     }
 
 
-def manifests(image: Image, namespace: str = "kube-system") -> list[Manifest]:
+def fabric_node_affinity(node_selectors: Sequence[Mapping[str, str]]) -> dict[str, Any] | None:
+    """Required node affinity: a node matching any of the pools' selectors (None: any node).
+
+    Multus (thick) runs privileged with the host's ``/`` mounted; only fabric nodes need
+    it (issue 21), so system nodes never run it. A pool without a selector (an existing
+    cluster whose pool declares no labels) cannot be told apart: then no confinement."""
+    if not node_selectors or any(not s for s in node_selectors):
+        return None
+    terms = []
+    for selector in node_selectors:
+        term = {"matchExpressions": [{"key": k, "operator": "In", "values": [v]}
+                                     for k, v in sorted(selector.items())]}
+        if term not in terms:
+            terms.append(term)
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": terms}}}
+
+
+def manifests(
+    image: Image,
+    namespace: str = "kube-system",
+    node_selectors: Sequence[Mapping[str, str]] = (),
+) -> list[Manifest]:
+    """Multus thick, on the nodes matching ``node_selectors`` (the fabric pools)."""
     rules = [
         rule([NAD_GROUP], ["network-attachment-definitions"], ["get", "list", "watch"]),
         rule([""], ["pods", "pods/status"], ["get", "list", "watch", "update", "patch"]),
@@ -156,6 +181,7 @@ def manifests(image: Image, namespace: str = "kube-system") -> list[Manifest]:
             service_account=NAME,
             host_network=True,
             host_pid=True,
+            affinity=fabric_node_affinity(node_selectors),
             termination_grace=10,
             labels={"tier": "node", "app": "multus"},
         ),
