@@ -25,6 +25,7 @@ if str(POLICY_DIR) not in sys.path:
 
 from components.plan import PlanResult  # noqa: E402
 from gpufabric_policies.devices import device_counts  # noqa: E402
+from gpufabric_policies.endpoints import public_api_endpoint  # noqa: E402
 from gpufabric_policies.images import unpinned_images  # noqa: E402
 from gpufabric_policies.network import open_ingress  # noqa: E402
 from gpufabric_policies.pack import build_policies  # noqa: E402
@@ -34,6 +35,7 @@ from tests.conftest import all_stacks  # noqa: E402
 
 EXPECTED = {
     "fabric-no-open-ingress": EnforcementLevel.MANDATORY,
+    "api-endpoint-not-public": EnforcementLevel.MANDATORY,
     "fabric-device-counts-match-catalog": EnforcementLevel.MANDATORY,
     "gpu-node-pools-tainted": EnforcementLevel.MANDATORY,
     "fabric-daemonsets-tolerate-gpu-taints": EnforcementLevel.MANDATORY,
@@ -141,6 +143,7 @@ VALIDATORS: list[Callable[[str, Any, str], list[str]]] = [
     lambda t, p, u: gpu_pool_taints(t, p),
     daemonset_tolerations,
     lambda t, p, u: unpinned_images(t, p),
+    lambda t, p, u: public_api_endpoint(t, p),
 ]
 
 

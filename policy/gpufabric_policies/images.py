@@ -24,13 +24,24 @@ def image_tag(image: str) -> str | None:
     return last.split(":", 1)[1] if ":" in last else None
 
 
+# Tags that name a branch or a channel, not a release: they move like :latest does.
+MUTABLE_TAGS = frozenset({
+    "latest", "main", "master", "stable", "edge", "nightly", "dev", "develop", "head",
+    "canary", "current", "rolling", "testing", "unstable", "beta", "alpha", "snapshot",
+})
+
+
+def is_mutable(tag: str) -> bool:
+    return tag.strip().lower() in MUTABLE_TAGS
+
+
 def unpinned_reason(image: str) -> str | None:
     """Why ``image`` is not pinned, or None when it is."""
     tag = image_tag(image)
     if tag is None:
         return "has no tag (resolves to :latest)"
-    if tag == "" or tag.lower() == "latest":
-        return "uses the moving tag :latest"
+    if tag == "" or is_mutable(tag):
+        return f"uses the moving tag :{tag or 'latest'}"
     return None
 
 
@@ -50,13 +61,15 @@ def _containers(value: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]
 
 
 def _helm_latest_tags(value: Any, path: str) -> Iterator[str]:
-    """Chart values that ask for ``tag: latest`` (or an ``image:`` string on :latest)."""
+    """Chart values that ask for a moving tag: ``tag: latest``, ``tag: main``,
+    ``operator: {version: latest}``, or an ``image:`` string on one."""
     if isinstance(value, Mapping):
         for key in value:
             child = value[key]
-            if key == "tag" and isinstance(child, str) and child.lower() == "latest":
-                yield f"{path}.tag"
-            elif key == "image" and isinstance(child, str) and image_tag(child) == "latest":
+            if key in ("tag", "version") and isinstance(child, str) and is_mutable(child):
+                yield f"{path}.{key}"
+            elif key == "image" and isinstance(child, str) and (
+                    is_mutable(image_tag(child) or "")):
                 yield f"{path}.image"
             else:
                 yield from _helm_latest_tags(child, f"{path}.{key}")
@@ -72,7 +85,7 @@ def _helm(props: Mapping[str, Any]) -> list[str]:
     if not local and not str(get(props, "version") or "").strip():
         out.append(f"chart {chart or '?'} has no version: pin it (version: x.y.z)")
     for where in _helm_latest_tags(get(props, "values"), "values"):
-        out.append(f"{where} uses the moving tag :latest")
+        out.append(f"{where} uses a moving tag (latest, main, stable...): pin a release")
     return out
 
 

@@ -1,4 +1,5 @@
-"""No fabric firewall, security group, NSG or security list rule open to the world.
+"""No fabric firewall, security group, NSG, security list or network ACL rule open to the
+world (default security groups / lists / ACLs included).
 
 GPU nodes carry the RDMA fabric and the kubelet; nothing on them should accept
 traffic from ``0.0.0.0/0``. Only *allow* rules for *ingress* count: egress to the
@@ -17,15 +18,24 @@ from gpufabric_policies.props import get, mappings, strings
 _AZURE_ANY = {"*", "internet", "any"}
 
 
+# Ranges shorter than these cover (a large slice of) the internet: ``0.0.0.0/0`` and the
+# ``0.0.0.0/1`` + ``128.0.0.0/1`` split that slips past a "/0 only" check alike.
+WIDEST_IPV4_PREFIX = 8
+WIDEST_IPV6_PREFIX = 16
+
+
 def is_open(source: str) -> bool:
-    """True for a CIDR that matches every address (``0.0.0.0/0``, ``::/0``, ``0.0.0.0``-style)."""
+    """True for a source that admits the internet: ``0.0.0.0/0``, ``::/0``, ``*``, or any
+    range wider than /8 (IPv4) or /16 (IPv6), such as ``0.0.0.0/1`` + ``128.0.0.0/1``."""
     text = source.strip()
     if text.lower() in _AZURE_ANY:
         return True
     try:
-        return ipaddress.ip_network(text, strict=False).prefixlen == 0
+        net = ipaddress.ip_network(text, strict=False)
     except ValueError:
         return False
+    widest = WIDEST_IPV4_PREFIX if net.version == 4 else WIDEST_IPV6_PREFIX
+    return net.prefixlen < widest
 
 
 def _open_sources(values: Any) -> list[str]:
@@ -128,14 +138,51 @@ def _do_firewall(props: Mapping[str, Any]) -> list[str]:
     return out
 
 
+# Stateless network ACLs must admit the return traffic of outbound connections (NAT,
+# image pulls) from anywhere on the ephemeral ports; only that exact shape is accepted.
+_EPHEMERAL = (1024, 65535)
+
+
+def _acl_rule(rule: Mapping[str, Any], where: str, action_key: str) -> list[str]:
+    if str(get(rule, action_key) or "").lower() != "allow":
+        return []
+    found = _open_sources(get(rule, "cidrBlock")) + _open_sources(get(rule, "ipv6CidrBlock"))
+    if not found:
+        return []
+    ports = (get(rule, "fromPort"), get(rule, "toPort"))
+    protocol = str(get(rule, "protocol") or "").lower()
+    if protocol in ("6", "17", "tcp", "udp") and ports == _EPHEMERAL:
+        return []
+    return [_message(where, found) + " (network ACL; only ephemeral-port return traffic "
+                     "1024-65535 may come from anywhere)"]
+
+
+def _aws_network_acl(props: Mapping[str, Any]) -> list[str]:
+    out = []
+    for i, rule in enumerate(mappings(get(props, "ingress"))):
+        out += _acl_rule(rule, f"ingress[{i}]", "action")
+    return out
+
+
+def _aws_network_acl_rule(props: Mapping[str, Any]) -> list[str]:
+    if get(props, "egress") is True:
+        return []
+    return _acl_rule(props, "cidrBlock", "ruleAction")
+
+
 CHECKS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
     "gcp:compute/firewall:Firewall": _gcp_firewall,
     "aws:ec2/securityGroup:SecurityGroup": _aws_security_group,
+    "aws:ec2/defaultSecurityGroup:DefaultSecurityGroup": _aws_security_group,
+    "aws:ec2/networkAcl:NetworkAcl": _aws_network_acl,
+    "aws:ec2/defaultNetworkAcl:DefaultNetworkAcl": _aws_network_acl,
+    "aws:ec2/networkAclRule:NetworkAclRule": _aws_network_acl_rule,
     "aws:ec2/securityGroupRule:SecurityGroupRule": _aws_security_group_rule,
     "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": _aws_ingress_rule,
     "azure-native:network:NetworkSecurityGroup": _azure_nsg,
     "azure-native:network:SecurityRule": _azure_security_rule,
     "oci:Core/securityList:SecurityList": _oci_security_list,
+    "oci:Core/defaultSecurityList:DefaultSecurityList": _oci_security_list,
     "oci:Core/networkSecurityGroupSecurityRule:NetworkSecurityGroupSecurityRule": _oci_nsg_rule,
     "digitalocean:index/firewall:Firewall": _do_firewall,
 }

@@ -14,6 +14,7 @@ from pulumi_policy import (
 )
 
 from gpufabric_policies.devices import device_counts
+from gpufabric_policies.endpoints import public_api_endpoint
 from gpufabric_policies.images import unpinned_images
 from gpufabric_policies.network import open_ingress
 from gpufabric_policies.secrets import secret_kubeconfig
@@ -52,9 +53,17 @@ def build_policies() -> list[ResourceValidationPolicy]:
     return [
         ResourceValidationPolicy(
             name="fabric-no-open-ingress",
-            description="Firewall, security group, NSG and security list rules never allow "
-            "ingress from 0.0.0.0/0 (or ::/0, '*', 'Internet').",
+            description="Firewall, security group, NSG, security list and network ACL rules "
+            "(default ones included) never allow ingress from the internet: 0.0.0.0/0, ::/0, "
+            "'*', 'Internet', or any range wider than /8 (0.0.0.0/1 + 128.0.0.0/1).",
             validate=_report_all(lambda a: open_ingress(a.resource_type, a.props)),
+            enforcement_level=mandatory,
+        ),
+        ResourceValidationPolicy(
+            name="api-endpoint-not-public",
+            description="GKE, EKS, AKS and DOKS API servers are private or list their "
+            "authorized source ranges (none wider than /8).",
+            validate=_report_all(lambda a: public_api_endpoint(a.resource_type, a.props)),
             enforcement_level=mandatory,
         ),
         ResourceValidationPolicy(
@@ -93,8 +102,9 @@ def build_policies() -> list[ResourceValidationPolicy]:
         ),
         ResourceValidationPolicy(
             name="images-pinned",
-            description="Container images are pinned by tag or digest (never :latest or "
-            "untagged) and Helm charts by version.",
+            description="Container images are pinned by tag or digest (never untagged or a "
+            "moving tag: latest, main, stable...) and Helm charts by version, with no moving "
+            "tag or version in their values.",
             validate=_report_all(lambda a: unpinned_images(a.resource_type, a.props)),
             enforcement_level=mandatory,
         ),
