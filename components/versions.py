@@ -110,7 +110,13 @@ GKE_PAUSE = Image(
 )
 # A shell with nsenter (util-linux) for installer steps that run in the host's
 # namespaces (GKE A3 Mega: aperture devices, import-helper module, TCP ingress).
-HOST_TOOLS = Image("ubuntu", "24.04")
+# Docker Official Image: its index digest as docker-library publishes it
+# (docker-library/repo-info repos/ubuntu/remote/24.04.md at 1c2b9d92), so a re-pushed
+# 24.04 never changes what runs in the host's namespaces.
+HOST_TOOLS = Image(
+    "ubuntu", "24.04",
+    "sha256:69cecf4bbf72d2d44a9eef1b71fb98c7fb973d78af11399deccef19beb008ad9",
+)
 
 # -- AWS (EKS) -------------------------------------------------------------------
 # The vpc-cni EKS add-on, managed so the cluster runs one new enough for efa-only
