@@ -9,8 +9,9 @@ kubernetes/website content/en/docs/concepts/security/pod-security-standards.md:
 Baseline allows only AUDIT_WRITE, CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, MKNOD,
 NET_BIND_SERVICE, SETFCAP, SETGID, SETPCAP, SETUID, SYS_CHROOT and no hostPath):
 
-* EKS EFA, AKS InfiniBand, DOKS and OKE RoCE: IPC_LOCK (seed: gke-nvidia-dra-dranet.md
+* EKS EFA, AKS InfiniBand, DOKS: IPC_LOCK (seed: gke-nvidia-dra-dranet.md
   ``add: ["IPC_LOCK"]``; reference/azure.md: "else ulimit -l is 64");
+* OKE SR-IOV: IPC_LOCK + hostPath /dev/infiniband (reference/oci.md);
 * GKE A4 / A3 Ultra (RDMA): IPC_LOCK + hostPath /home/kubernetes/bin/nvidia and
   /home/kubernetes/bin/gib (reference/gcp.md: the NCCL installer's host paths).
 
@@ -49,7 +50,9 @@ def _objects(spec) -> dict[str, dict]:
     ("aws", ["IPC_LOCK"], None),
     ("azure", ["IPC_LOCK"], None),
     ("digitalocean", ["IPC_LOCK"], None),
-    ("oci", ["IPC_LOCK"], None),
+    # OKE SR-IOV pods mount /dev/infiniband from the host (reference/oci.md: "still
+    # IPC_LOCK, /dev/infiniband, /dev/shm"; components/clouds/oci/fabric.py host_paths).
+    ("oci", ["IPC_LOCK"], ["/dev/infiniband"]),
     ("gcp", ["IPC_LOCK"], ["/home/kubernetes/bin/gib", "/home/kubernetes/bin/nvidia"]),
 ])
 def test_team_namespace_enforces_baseline_minus_exactly_the_fabric(
