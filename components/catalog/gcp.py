@@ -83,7 +83,7 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.TCPX, 4, 200, 800, 8244, GKE_TCPX,
         _derived(4, 200, 0.6), DERIVED_TCP, _GCP,
         nic_names=tuple(f"eth{i}" for i in range(1, 5)),
-        accelerator="nvidia-h100-80gb", general_nics=1,
+        local_ssd_count=16, accelerator="nvidia-h100-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 25 GB/s is on the Avg line, not comparable.",
     ),
     Machine(
@@ -91,7 +91,7 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.TCPXO, 8, 200, 1600, 8244, GKE_TCPXO,
         _derived(8, 200, 0.6), DERIVED_TCP, _GCP,
         nic_names=tuple(f"eth{i}" for i in range(1, 9)),
-        accelerator="nvidia-h100-mega-80gb", general_nics=1,
+        local_ssd_count=16, accelerator="nvidia-h100-mega-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 30 GB/s is on the Avg line, not comparable.",
     ),
     Machine(
@@ -99,7 +99,7 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a3-ultragpu-8g"),
         _derived(8, 400, 0.7), DERIVED_RDMA, _GCP,
         nic_names=_names("gpu", 8, "rdma0"),
-        accelerator="nvidia-h200-141gb", general_nics=2,
+        local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
     ),
     Machine(
         Cloud.GCP, "a4-highgpu-8g", "A4", B200, 8,
@@ -107,7 +107,7 @@ MACHINES: tuple[Machine, ...] = (
         _derived(8, 400, 0.7), DERIVED_RDMA,
         (*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
         nic_names=_names("gpu", 8, "rdma0"),
-        accelerator="nvidia-b200", general_nics=2, gpus_per_pcie_root=2,
+        local_ssd_count=32, accelerator="nvidia-b200", general_nics=2, gpus_per_pcie_root=2,
         notes="Seed: GPU0/GPU1 + 2 NICs share a PCIe root (2-gpu-nic-aligned). "
         "1 GPU + 1 NIC per node, all_gather 1 GiB = 36.67 / 45.14 GB/s "
         "(73% / 90% of the 50 GB/s one NIC gives).",

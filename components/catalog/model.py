@@ -115,6 +115,10 @@ class Machine:
     nvlink_domain: int | None = None
     # GPUs that share one PCIe root with their NICs (DRA alignment groups); 1 = unknown.
     gpus_per_pcie_root: int = 1
+    # Local SSDs that back the node's ephemeral storage (images, emptyDir): GCP machines
+    # with bundled local SSD (cluster-toolkit modules/compute/gke-node-pool/
+    # disk_definitions.tf, local_ssd_count_ephemeral_storage). None: no local SSD.
+    local_ssd_count: int | None = None
     notes: str = ""
 
     # -- derived facts -----------------------------------------------------

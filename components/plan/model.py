@@ -20,6 +20,7 @@ class PlannedResource:
     remote: bool = False
     aliases: tuple[str, ...] = ()
     property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ignore_changes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The stable ``plan --json`` shape of one resource."""

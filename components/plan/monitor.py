@@ -67,6 +67,7 @@ class RecordingMonitor(MockMonitor):
                 provider=request.provider or None,
                 remote=bool(request.remote),
                 aliases=self._alias_urns(request),
+                ignore_changes=tuple(request.ignoreChanges),
                 property_dependencies={
                     key: tuple(sorted(set(deps.urns)))
                     for key, deps in sorted(request.propertyDependencies.items())

@@ -47,6 +47,31 @@ DRA_BETA_APIS = tuple(
 )
 
 
+def _maintenance(opts: Any) -> gcp.container.ClusterMaintenancePolicyArgs | None:
+    """Daily window + exclusions, as cluster-toolkit modules/scheduler/gke-cluster does."""
+    if not opts.maintenance_exclusions:
+        return None
+    return gcp.container.ClusterMaintenancePolicyArgs(
+        daily_maintenance_window=gcp.container.ClusterMaintenancePolicyDailyMaintenanceWindowArgs(
+            start_time=opts.maintenance_start_time
+        ),
+        maintenance_exclusions=[
+            gcp.container.ClusterMaintenancePolicyMaintenanceExclusionArgs(
+                exclusion_name=e.name,
+                start_time=e.start_time,
+                end_time=e.end_time,
+                exclusion_options=(
+                    gcp.container.ClusterMaintenancePolicyMaintenanceExclusionExclusionOptionsArgs(
+                        scope=e.scope,
+                        end_time_behavior=None if e.end_time else "UNTIL_END_OF_SUPPORT",
+                    )
+                ),
+            )
+            for e in opts.maintenance_exclusions
+        ],
+    )
+
+
 class GcpGpuCluster(GpuCluster):
     """A GKE cluster whose GPU pools reach each other over the machine's fabric."""
 
@@ -157,6 +182,7 @@ class GcpGpuCluster(GpuCluster):
                 if opts.workload_identity else None
             ),
             enable_k8s_beta_apis=beta_apis,
+            maintenance_policy=_maintenance(opts),
             database_encryption=gcp.container.ClusterDatabaseEncryptionArgs(
                 state="ENCRYPTED", key_name=spec.secrets_encryption.kms_key
             ) if spec.secrets_encryption else None,

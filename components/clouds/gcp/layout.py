@@ -31,6 +31,17 @@ if TYPE_CHECKING:
 POOL_NAME_MAX = 40
 SYSTEM_POOL_NAME = "system"
 DEFAULT_IMAGE = "COS_CONTAINERD"
+# GPU pools upgrade one node at a time without a surge node: reserved (and DWS) capacity
+# has no spare VM to surge into. cluster-toolkit modules/compute/gke-node-pool/main.tf
+# (1047080375af) lines 23-26: max_surge = coalesce(var, 0), max_unavailable = coalesce(var, 1).
+GPU_POOL_MAX_SURGE = 0
+GPU_POOL_MAX_UNAVAILABLE = 1
+# Inputs of a GPU pool that Pulumi must not diff after create (cluster-toolkit
+# gke-node-pool lifecycle.ignore_changes): the autoscaler owns the size after the
+# initial one (initial_node_count forces a replacement), and the local SSD layout is
+# fixed by the machine type. Labels stay managed: the fabric layer selects nodes by them
+# and GKE updates them in place. components/plan/diff.py IGNORED_INPUTS lists the same.
+GPU_POOL_IGNORE_CHANGES = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
 RDMA_PROFILE_SUFFIX = "vpc-roce"
 
 
@@ -220,6 +231,19 @@ def check_cluster(spec: ClusterSpec, opts: GcpOptions) -> None:
                f"GPU fabric pools ({pools}) attach extra node networks, which needs GKE "
                "multi-networking; set multi_networking: true (or use machines without a "
                "fabric)", False)
+    for i, exclusion in enumerate(opts.maintenance_exclusions):
+        path = f"gcp.maintenance_exclusions[{i}]"
+        if exclusion.scope != "NO_UPGRADES" and opts.release_channel == "UNSPECIFIED":
+            # GKE "Maintenance windows and exclusions": scoped exclusions (no minor / no
+            # minor or node upgrades) need a cluster enrolled in a release channel.
+            refuse(f"{path}.scope",
+                   f"{exclusion.scope} exclusions need a release channel; set "
+                   "gcp.release_channel (REGULAR, STABLE...) or use scope NO_UPGRADES with an "
+                   "end_time", exclusion.scope)
+        if exclusion.scope == "NO_UPGRADES" and exclusion.end_time is None:
+            refuse(f"{path}.end_time",
+                   "NO_UPGRADES exclusions end at a date (at most 30 days); only the "
+                   "NO_MINOR* scopes can last until the end of support", None)
     for i, pool in enumerate(spec.node_pools):
         check_pool(spec, opts, pool, f"node_pools[{i}]")
 
@@ -270,6 +294,11 @@ def check_driver(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, pat
                "DRA pools get the NVIDIA driver from GKE's COS driver installer "
                "(nvidia-driver-installer/cos/daemonset-preloaded.yaml); use COS_CONTAINERD "
                "or fabric.mode: device-plugin", pool.os_image)
+
+
+def workload_policy_name(cluster: str, pool: str) -> str:
+    """GCE resource policy names: lowercase, at most 63 characters."""
+    return f"{cluster}-{pool}-workload"[:63].rstrip("-")
 
 
 def compact_placement(pool: GpuNodePoolSpec) -> bool:

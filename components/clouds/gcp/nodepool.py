@@ -16,9 +16,13 @@ import pulumi_gcp as gcp
 
 from components.clouds.gcp.layout import (
     DEFAULT_IMAGE,
+    GPU_POOL_IGNORE_CHANGES,
+    GPU_POOL_MAX_SURGE,
+    GPU_POOL_MAX_UNAVAILABLE,
     SYSTEM_POOL_NAME,
     GcpLayout,
     compact_placement,
+    workload_policy_name,
 )
 from components.clouds.gcp.network import CreatedVpc
 
@@ -163,6 +167,13 @@ def gpu_node_pool(
             guest_accelerators=[accelerator],
             image_type=pool.os_image or DEFAULT_IMAGE,
             disk_size_gb=pool.disk_size_gb,
+            # Images (multi-GB NCCL / training images) and emptyDir on the machine's
+            # bundled local SSDs, not the boot disk (cluster-toolkit disk_definitions.tf).
+            ephemeral_storage_local_ssd_config=(
+                gcp.container.NodePoolNodeConfigEphemeralStorageLocalSsdConfigArgs(
+                    local_ssd_count=machine.local_ssd_count
+                ) if machine.local_ssd_count else None
+            ),
             gvnic=gcp.container.NodePoolNodeConfigGvnicArgs(enabled=True),
             labels=dict(fabric.node_labels),
             taints=[
@@ -182,10 +193,7 @@ def gpu_node_pool(
             flex_start=True if capacity == "flex_start" else None,
         ),
         network_config=network_config,
-        placement_policy=(
-            gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT")
-            if compact_placement(pool) else None
-        ),
+        placement_policy=_placement(owner, pool),
         queued_provisioning=(
             gcp.container.NodePoolQueuedProvisioningArgs(enabled=True)
             if capacity == "queued" else None
@@ -193,8 +201,47 @@ def gpu_node_pool(
         management=gcp.container.NodePoolManagementArgs(
             auto_repair=pool.auto_repair, auto_upgrade=pool.auto_upgrade
         ),
-        opts=owner.child_opts(),
+        upgrade_settings=gcp.container.NodePoolUpgradeSettingsArgs(
+            strategy="SURGE",
+            max_surge=GPU_POOL_MAX_SURGE,
+            max_unavailable=GPU_POOL_MAX_UNAVAILABLE,
+        ),
+        opts=owner.child_opts(ignore_changes=list(GPU_POOL_IGNORE_CHANGES)),
     )
+
+
+def _placement(
+    owner: GpuCluster, pool: GpuNodePoolSpec
+) -> gcp.container.NodePoolPlacementPolicyArgs | None:
+    """Where the pool's VMs sit relative to each other, per machine family.
+
+    * Multi-node NVLink machines (A4X, NVL72): a GCE *workload policy*
+      (HIGH_THROUGHPUT, accelerator topology ``1x<NVLink domain>``) named by the pool's
+      COMPACT placement, always (cluster-toolkit examples/gke-a4x/gke-a4x.yaml,
+      modules/compute/resource-policy): the nodes of one NVLink domain must share a rack.
+    * Other GPU families: a plain COMPACT policy where capacity does not already fix
+      placement (``layout.compact_placement``); reservations and DWS capacity come densely
+      co-located (AI Hypercomputer "Compact placement policy and workload policy overview").
+    """
+    machine = pool.machine
+    if machine.nvlink_domain and pool.placement != "none":
+        opts = owner.spec.gcp
+        assert opts is not None
+        policy = gcp.compute.ResourcePolicy(
+            f"{owner.name}-{pool.name}-workload",
+            name=workload_policy_name(owner.spec.name, pool.name),
+            project=opts.project,
+            region=owner.spec.location.region,
+            workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
+                type="HIGH_THROUGHPUT",
+                accelerator_topology=f"1x{machine.nvlink_domain}",
+            ),
+            opts=owner.child_opts(),
+        )
+        return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT", policy_name=policy.name)
+    if compact_placement(pool):
+        return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT")
+    return None
 
 
 def _reservation(

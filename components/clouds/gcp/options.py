@@ -30,6 +30,32 @@ class GcpExistingNetworks(CloudOptions):
     gpu_subnetworks: list[str] = Field(default_factory=list)
 
 
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+
+
+class GcpMaintenanceExclusion(CloudOptions):
+    """A GKE maintenance exclusion (cluster-toolkit gke-cluster ``maintenance_exclusions``;
+    examples/gke-a4 and gke-a3-ultragpu use NO_MINOR_OR_NODE_UPGRADES until end of support,
+    so reserved GPU nodes are not drained for upgrades)."""
+
+    name: str = Field(description="Exclusion name")
+    start_time: str = Field(description="RFC 3339 start, e.g. 2026-12-01T00:00:00Z")
+    end_time: str | None = Field(
+        default=None, description="RFC 3339 end; unset: until the minor version's end of support"
+    )
+    scope: Literal["NO_UPGRADES", "NO_MINOR_UPGRADES", "NO_MINOR_OR_NODE_UPGRADES"] = Field(
+        default="NO_MINOR_OR_NODE_UPGRADES",
+        description="What is excluded; NO_MINOR_OR_NODE_UPGRADES allows control-plane patches only",
+    )
+
+    @field_validator("start_time", "end_time")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        if value is not None and not _RFC3339.match(value):
+            raise ValueError(f"'{value}' is not an RFC 3339 time like 2026-12-01T00:00:00Z")
+        return value
+
+
 class GcpOptions(CloudOptions):
     project: str = Field(description="GCP project id")
     release_channel: Literal["UNSPECIFIED", "RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(
@@ -61,6 +87,16 @@ class GcpOptions(CloudOptions):
         "the GPU Operator installs the driver",
     )
     existing_networks: GcpExistingNetworks | None = None
+    maintenance_exclusions: list[GcpMaintenanceExclusion] = Field(
+        default_factory=list, max_length=3,
+        description="GKE maintenance exclusions (at most 3), e.g. NO_MINOR_OR_NODE_UPGRADES so "
+        "GPU nodes are not upgraded (drained) while jobs run",
+    )
+    maintenance_start_time: str = Field(
+        default="09:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$",
+        description="Daily maintenance window start (GMT, HH:MM) when exclusions are set "
+        "(cluster-toolkit gke-cluster default)",
+    )
     node_service_account: str | None = Field(
         default=None,
         description="Email of an existing service account for the nodes; default: one is "
