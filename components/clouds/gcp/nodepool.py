@@ -211,7 +211,7 @@ def gpu_node_pool(
 
 
 def _placement(
-    owner: GpuCluster, pool: GpuNodePoolSpec
+    owner: PoolOwner, pool: GpuNodePoolSpec
 ) -> gcp.container.NodePoolPlacementPolicyArgs | None:
     """Where the pool's VMs sit relative to each other, per machine family.
 
