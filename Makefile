@@ -20,7 +20,7 @@ SIZE_azure := 360 MB
 SIZE_digitalocean := 20 MB
 SIZE_oci := 330 MB
 
-.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs
+.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation
 
 $(VENV)/bin/python:
 	@echo "==> creating the virtualenv $(VENV) with $$($(PYTHON) --version)"
@@ -77,8 +77,17 @@ test: lint typecheck pytest
 bench: $(DEV_STAMP)
 	$(PY) -m bench.plan_bench
 
+# Mutation testing of one module against its own tests (docs/mutation.md); minutes, not CI.
+MODULE ?= verdict
+$(VENV)/.installed-dev-mutation: $(DEV_STAMP)
+	$(PIP) -e '.[dev,mutation]'
+	touch $@
+
+mutation: $(VENV)/.installed-dev-mutation
+	$(PY) scripts/mutation.py $(MODULE) --max-children 1
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache render
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache render mutants
 
 urns: $(DEV_STAMP)
 	$(PY) -m components urns --write

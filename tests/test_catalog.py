@@ -87,10 +87,16 @@ def test_line_rate_for_a_share_of_the_node(name: str, gpus: int, nics: int, line
 
 
 def test_floor_scales_with_the_nic_share() -> None:
+    # a4-highgpu-8g: 8 x 400 Gb/s = 400 GB/s, derived floor 70% = 280.0 GB/s; NICs pair
+    # 2 GPUs : 2 NICs (shared/seeds/gke-nvidia-dra-dranet.md), so 1 GPU uses 1 NIC of 8.
     m = catalog.get_machine("a4-highgpu-8g")
-    assert m.busbw_floor is not None
-    assert m.floor_for(8) == m.busbw_floor
-    assert m.floor_for(1) == pytest.approx(m.busbw_floor / 8)
+    assert m.busbw_floor == 280.0
+    assert [m.floor_for(g) for g in (1, 2, 4, 8)] == [35.0, 70.0, 140.0, 280.0]
+    # p4d: 4 EFA for 8 GPUs, 2 GPUs per EFA (aws-ofi-nccl topology/p4d-24xl-topo.xml);
+    # floor 85% of 78.33 = 66.6 GB/s (catalog floor_basis). 1 GPU still uses 1 EFA.
+    p4d = catalog.get_machine("p4d.24xlarge")
+    assert [p4d.floor_for(g) for g in (1, 2, 8)] == [16.65, 16.65, 66.6]
+    assert catalog.get_machine("g5.48xlarge").floor_for(1) is None  # no fabric, no floor
 
 
 def test_lookup_errors_list_valid_names() -> None:

@@ -1,0 +1,163 @@
+"""Mutation testing, one module at a time (``make mutation MODULE=verdict``).
+
+Why a driver: mutmut 3 reads one ``[tool.mutmut]`` table and runs every mutant
+against the tests it selects. Mutating catalog, spec, fabric, nccl and plan at
+once against the whole suite takes hours on a small machine; each module has a
+handful of tests that actually exercise it. This script gives mutmut, per
+module, the file to mutate and those tests (the table below), runs it with one
+worker by default, and prints killed / survived / score and the survivors.
+
+It is not part of ``make test`` or CI: a run takes minutes, and the score is a
+report (``docs/mutation.md``), not a gate.
+
+mutmut copies the tree into ``./mutants`` (git-ignored); the folder is wiped
+before each run so figures never mix two modules or two versions of the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# module name -> (file mutmut mutates, tests that exercise it). Keep the test
+# lists small: every mutant runs them (mutmut first maps which tests reach
+# which function, then runs only those).
+MODULES: dict[str, tuple[str, list[str]]] = {
+    "verdict": (
+        "components/nccl/verdict.py",
+        [
+            "tests/test_nccl_verdict.py",
+            "tests/test_nccl_verdict_exact.py",
+            "tests/test_nccl_parser.py",
+        ],
+    ),
+    "parser": (
+        "components/nccl/parser.py",
+        ["tests/test_nccl_parser.py", "tests/test_nccl_verdict.py"],
+    ),
+    "catalog": (
+        "components/catalog.py",
+        [
+            "tests/test_catalog.py",
+            "tests/test_gpu_nic_pairing.py",
+            "tests/test_nccl_verdict.py",
+            "tests/test_nccl_verdict_exact.py",
+            "tests/test_fabric_counts.py",
+        ],
+    ),
+}
+
+# mutmut exit codes (mutmut/stats.py, 3.8.1) folded into the three figures we report.
+KILLED = {1, 3, 36, 37, -24, 24, 152, 255}  # failed test, pytest error, timeout, type check
+SURVIVED = {0}
+
+
+def _config(module: str) -> dict[str, Any]:
+    path, tests = MODULES[module]
+    return {
+        "source_paths": ["components/"],
+        "only_mutate": [path],
+        "pytest_add_cli_args_test_selection": tests,
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
+        "also_copy": ["tests/", "pyproject.toml", "policy/", "stacks/", "examples/", "schema/"],
+    }
+
+
+def _patch_config(module: str) -> None:
+    """Replace mutmut's config reader (it only reads pyproject.toml / setup.cfg).
+
+    Done before ``mutmut.__main__`` is imported: that import already reads it.
+    """
+    import mutmut.configuration as configuration
+
+    table = _config(module)
+
+    def reader() -> Any:
+        return lambda key, default: table.get(key, default)
+
+    configuration._config_reader = reader
+
+
+def _run_mutmut(module: str, max_children: int) -> None:
+    """Run mutmut in this process with the module's configuration.
+
+    Workers are forked from this process (mutmut's default isolation), so they
+    see the same configuration.
+    """
+    _patch_config(module)
+    from mutmut.__main__ import cli
+
+    try:
+        cli.main(["run", "--max-children", str(max_children)], standalone_mode=False)
+    except SystemExit as exit_:  # mutmut exits non-zero when mutants survive
+        if exit_.code not in (0, None, 1):
+            raise
+
+
+def _show(module: str, mutant: str) -> int:
+    _patch_config(module)
+    from mutmut.__main__ import cli
+
+    cli.main(["show", mutant], standalone_mode=False)
+    return 0
+
+
+def _results(module: str) -> tuple[Counter[str], list[str]]:
+    path, _ = MODULES[module]
+    meta = ROOT / "mutants" / f"{path}.meta"
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    counts: Counter[str] = Counter()
+    survivors = []
+    for name, code in sorted(codes.items()):
+        if code in KILLED:
+            counts["killed"] += 1
+        elif code in SURVIVED:
+            counts["survived"] += 1
+            survivors.append(name)
+        else:
+            counts[f"other (exit {code})"] += 1
+    return counts, survivors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("module", choices=sorted(MODULES))
+    parser.add_argument("--max-children", type=int, default=1)
+    parser.add_argument("--show", metavar="MUTANT", help="print one mutant's diff of the last run")
+    args = parser.parse_args(argv)
+
+    import os
+
+    os.chdir(ROOT)
+    if args.show:
+        return _show(args.module, args.show)
+    shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    start = time.monotonic()
+    _run_mutmut(args.module, args.max_children)
+    minutes = (time.monotonic() - start) / 60
+    counts, survivors = _results(args.module)
+    total = sum(counts.values())
+    score = 100 * counts["killed"] / total if total else 0.0
+    print()
+    print(f"module   {args.module} ({MODULES[args.module][0]})")
+    for name in survivors:
+        print(f"survived {name}")
+    print(
+        f"killed {counts['killed']} / {total}, survived {counts['survived']}, "
+        f"other {total - counts['killed'] - counts['survived']}: "
+        f"score {score:.1f} % in {minutes:.1f} min"
+    )
+    print(f"inspect one: python scripts/mutation.py {args.module} --show <name>")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
