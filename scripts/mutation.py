@@ -27,7 +27,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# module name -> (file mutmut mutates, tests that exercise it). Keep the test
+# module name -> (file or glob mutmut mutates, tests that exercise it). Keep the test
 # lists small: every mutant runs them (mutmut first maps which tests reach
 # which function, then runs only those).
 MODULES: dict[str, tuple[str, list[str]]] = {
@@ -44,7 +44,7 @@ MODULES: dict[str, tuple[str, list[str]]] = {
         ["tests/test_nccl_parser.py", "tests/test_nccl_verdict.py"],
     ),
     "catalog": (
-        "components/catalog.py",
+        "components/catalog/*",
         [
             "tests/test_catalog.py",
             "tests/test_gpu_nic_pairing.py",
@@ -112,8 +112,9 @@ def _show(module: str, mutant: str) -> int:
 
 def _results(module: str) -> tuple[Counter[str], list[str]]:
     path, _ = MODULES[module]
-    meta = ROOT / "mutants" / f"{path}.meta"
-    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    codes: dict[str, int | None] = {}
+    for meta in sorted((ROOT / "mutants").glob(f"{path}.meta")):
+        codes.update(json.loads(meta.read_text())["exit_code_by_key"])
     counts: Counter[str] = Counter()
     survivors = []
     for name, code in sorted(codes.items()):
