@@ -34,9 +34,8 @@ def _do_roce(hcas: Iterable[str]) -> NcclProfile:
     )
 
 
-# The RDMA devices of each fabric machine, in rail order, typed once: the same list
-# is the machine's ``hca_names`` and its NCCL_IB_HCA. DO: mlx5_0.. on fabric0..
-# (DO-Solutions/slinky-on-doks); OCI: the order of oci-hpc-oke's NCCL_IB_HCA lists.
+# The RDMA devices in rail order, typed once: the machine's ``hca_names`` and its
+# NCCL_IB_HCA (mlx5_0.. on fabric0.., DO-Solutions/slinky-on-doks).
 _DO_HCAS_8 = _mlx(*range(8))
 _DO_HCAS_16 = _mlx(*range(16))
 _DO = ("shared/reference/digitalocean.md", "docs.digitalocean.com configure-multinode-gpus")

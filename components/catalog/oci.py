@@ -36,6 +36,10 @@ def _oci_roce(hcas: Iterable[str], **extra: str) -> NcclProfile:
         plugin=None,
         env=_env(**_OCI_COMMON, NCCL_IB_HCA="=" + ",".join(hcas), **extra),
     )
+
+
+# Each shape's RDMA devices in rail order, typed once: the machine's hca_names and its
+# NCCL_IB_HCA (the order of oci-hpc-oke's NCCL_IB_HCA lists).
 _OCI_HCAS_GPU4 = _mlx(0, 2, 6, 8, 10, 12, 14, 16, 1, 3, 7, 9, 11, 13, 15, 17)
 _OCI_HCAS_A100 = _mlx(1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 9, 10, 11, 12)
 _OCI_HCAS_H100 = _mlx(0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17)
