@@ -7,6 +7,7 @@ from typing import Any
 import pulumi
 import pytest
 
+import components.nccl
 from components.errors import SpecError
 from components.fabric.workload import pod_fragment
 from components.nccl.manifests import (
@@ -303,3 +304,37 @@ def test_acceptance_names_are_dns_1035_labels(name: str, expected: str) -> None:
 
     assert k8s_name(name) == expected
     assert len(k8s_name("a" * 80)) <= 52
+
+
+def test_the_mpijob_crd_is_upstreams_file() -> None:
+    """The packaged CRD is kubeflow/mpi-operator v0.6.0 manifests/base/kubeflow.org_mpijobs.yaml
+    (commit c983759cfa87fd32ed5711804021ea47eb8d712c), byte for byte: sha256 from
+    tests/data/upstream/sources.json (entry crds/kubeflow.org/kubeflow.org_mpijobs.yaml)."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    crds = Path(components.nccl.__file__).parent / "crds"
+    data = (crds / "kubeflow.org_mpijobs.yaml").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == (
+        "b35e50739b197598bded45c55a4d15f03600cc8afb022332c7368db3faeb911b"
+    )
+    (entry,) = json.loads((crds / "sources.json").read_text())
+    assert (entry["repo"], entry["ref"], entry["commit"], entry["path"]) == (
+        "kubeflow/mpi-operator", "v0.6.0", "c983759cfa87fd32ed5711804021ea47eb8d712c",
+        "manifests/base/kubeflow.org_mpijobs.yaml",
+    )
+
+
+def test_the_installed_mpijob_crd_validates_spec() -> None:
+    """Upstream's schema, not a permissive one: spec is typed (kubeflow/mpi-operator v0.6.0
+    manifests/base/kubeflow.org_mpijobs.yaml: spec at line 38, slotsPerWorker
+    ``type: integer`` near line 8237, ``required: [mpiReplicaSpecs]`` at line 8250)."""
+    crd = next(m for m in mpi_operator_manifests("acceptance")
+               if m["kind"] == "CustomResourceDefinition")
+    (version,) = crd["spec"]["versions"]
+    spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    assert "x-kubernetes-preserve-unknown-fields" not in spec
+    assert spec["required"] == ["mpiReplicaSpecs"]
+    assert spec["properties"]["slotsPerWorker"]["type"] == "integer"
+    assert crd["metadata"]["labels"] == {"app.kubernetes.io/managed-by": "gpu-fabric"}
