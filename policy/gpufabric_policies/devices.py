@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from components.catalog import Cloud, FabricKind, Machine, UnknownMachineError, get_machine
+from gpufabric_policies.library import Cloud, FabricKind, Machine, UnknownMachineError, get_machine
 from gpufabric_policies.props import get, items, mappings
 
 EFA_INTERFACE_TYPES = ("efa", "efa-only")

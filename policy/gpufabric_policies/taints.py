@@ -13,9 +13,8 @@ import binascii
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from components.catalog import Cloud
-from components.fabric.taints import GPU_TAINT_KEYS
 from gpufabric_policies.devices import catalog_machine
+from gpufabric_policies.library import GPU_TAINT_KEYS, Cloud
 from gpufabric_policies.props import get, items, mappings, strings
 
 # Effects that keep ordinary pods off a node (GKE/EKS spell them NO_SCHEDULE...).
