@@ -27,8 +27,11 @@ from components.spec import load_spec
 from tests.specs import spec_dict
 
 ROOT = Path(__file__).resolve().parents[1]
-# Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL.
-CLOUD_FREE = ("components/fabric", "components/platform", "components/nccl")
+# Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL, and the
+# machine catalog every layer (clouds included) reads.
+CLOUD_FREE = (
+    "components/fabric", "components/platform", "components/nccl", "components/catalog",
+)
 
 
 def _module_name(root: Path, path: Path) -> str:

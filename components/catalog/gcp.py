@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from components import versions as _versions
+from components.catalog import gcp_nccl as _gcp_nccl
 from components.catalog.gpus import A100_40, B200, GB200, H100_80, H200_141, L4
 from components.catalog.model import (
     DERIVED_RDMA,
@@ -16,12 +17,11 @@ from components.catalog.model import (
     _env,
     _names,
 )
-from components.clouds.gcp import nccl_env as _gcp_nccl
 
 
 # GKE RDMA (A3 Ultra, A4, A4X): the gIB plugin, installed by nccl-rdma-installer, with
 # Google's set_nccl_env.sh tuning; GKE A3 Mega: GPUDirect-TCPXO ("FasTrak") plugin +
-# RxDM sidecar. Both envs come from components/clouds/gcp/nccl_env.py at the pinned
+# RxDM sidecar. Both envs come from components/catalog/gcp_nccl.py at the pinned
 # installer versions (one table per plugin).
 def _gke_gib(
     machine: str, installer: str = _versions.GKE_NCCL_RDMA_INSTALLER.tag

@@ -173,7 +173,7 @@ def pod_shapes(machine: Machine, attach: Attach) -> dict[str, Any]:
 
 def installer_env(spec: ClusterSpec, machine: Machine) -> dict[str, str]:
     """The NCCL env of the installer version the spec overrides (default: the pinned one)."""
-    from components.clouds.gcp import nccl_env as tables
+    from components.catalog import gcp_nccl as tables
 
     version = spec.addons.nccl_installer.version
     if not version or machine.fabric not in (FabricKind.TCPXO, FabricKind.ROCE):
@@ -182,7 +182,7 @@ def installer_env(spec: ClusterSpec, machine: Machine) -> dict[str, str]:
     if version not in known:
         refuse("addons.nccl_installer.version",
                f"no NCCL tuning table for {machine.fabric.value} installer {version} "
-               f"(components/clouds/gcp/nccl_env.py); known: {', '.join(known)}", version)
+               f"(components/catalog/gcp_nccl.py); known: {', '.join(known)}", version)
     if machine.fabric is FabricKind.TCPXO:
         return dict(tables.tcpxo_env(version))
     return dict(tables.gib_env(version, machine.name))
