@@ -54,6 +54,20 @@ def test_nic_share_without_a_pairing_row_is_the_ceiling_of_the_per_gpu_share() -
     assert str(info.value) == "p9.unlisted has 8 GPUs; gpus must be 1..8, got 9"
 
 
+def test_a_machine_without_fabric_nics_gives_a_pod_no_nic() -> None:
+    # components/catalog/gcp.py a2-highgpu-8g and aws.py g5.48xlarge: FabricKind.NONE,
+    # fabric_nics 0. A pod there has 0 fabric NICs (not the "at least 1" of a fabric
+    # machine), so its line rate is 0.0 and there is no floor.
+    for name in ("a2-highgpu-8g", "g5.48xlarge"):
+        m = get_machine(name)
+        assert [m.nics_for(g) for g in (1, 2, 8)] == [0, 0, 0]
+        assert m.line_rate_for(1) == 0.0 and m.floor_for(1) is None
+    # The bounds check still comes first: 8 GPUs, so 9 is refused.
+    with pytest.raises(ValueError) as info:
+        get_machine("a2-highgpu-8g").nics_for(9)
+    assert str(info.value) == "a2-highgpu-8g has 8 GPUs; gpus must be 1..8, got 9"
+
+
 def test_a_group_sharing_nics_spreads_its_gpus_over_them() -> None:
     # GpuNicPairing docstring: group k holds GPUs k*gpus_per_group.. and NICs
     # k*nics_per_group.. ; a group of 4 GPUs and 2 NICs gives 2 GPUs per NIC.

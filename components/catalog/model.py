@@ -140,11 +140,18 @@ class Machine:
         return self.fabric_nics / self.gpus
 
     def nics_for(self, gpus: int) -> int:
-        """Fabric NICs the ranks of ``gpus`` GPUs of one node use (the GPU <-> NIC pairing)."""
+        """Fabric NICs the ranks of ``gpus`` GPUs of one node use (the GPU <-> NIC pairing).
+
+        0 on a machine without fabric NICs: "at least one NIC" only holds where there
+        are NICs to share; a no-fabric machine must not report a NIC it lacks (pod NIC
+        counts, line rate and floor shares are read from this).
+        """
         if not 1 <= gpus <= self.gpus:
             raise ValueError(
                 f"{self.name} has {self.gpus} GPUs; gpus must be 1..{self.gpus}, got {gpus}"
             )
+        if self.fabric_nics == 0:
+            return 0
         pairing = GPU_NIC_PAIRING.get(self.name)
         if pairing is not None:
             return pairing.nics_for(gpus)
