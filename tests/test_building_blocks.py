@@ -2,7 +2,8 @@
 every resource that moved under one still answers to its old URN through an alias.
 
 The old URNs below are literal lines of the committed lists before the blocks existed
-(``tests/data/urns/<stack>.txt`` at commit 404a728, line numbers given); the lists now
+(``tests/data/urns/<stack>.txt`` at commit 404a728 for GCP and AWS, at commit 137271c
+for Azure, DigitalOcean and OCI; line numbers given); the lists now
 record them as ``retired OLD -> NEW``, and ``test_urn_stability`` keeps checking that
 each is still aliased.
 """
@@ -16,6 +17,7 @@ from components.plan.urns import read
 
 GCP_OLD = "urn:pulumi:gcp-a4::gpu-fabric::gpufabric:gcp:GpuCluster$"
 AWS_OLD = "urn:pulumi:aws-p5::gpu-fabric::gpufabric:aws:GpuCluster$"
+AZURE_OLD = "urn:pulumi:azure-ndv5::gpu-fabric::gpufabric:azure:GpuCluster$"
 MOVED = {
     "gcp-a4": {
         # (old URN, line in gcp-a4.txt @404a728) -> the block type that now holds it
@@ -38,12 +40,36 @@ MOVED = {
         AWS_OLD + "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule::"
         "eks-p5-efa-self-ingress": "gpufabric:aws:FabricNetwork",  # line 38
     },
+    "azure-ndv5": {  # tests/data/urns/azure-ndv5.txt @137271c
+        AZURE_OLD + "azure-native:containerservice:AgentPool::azure-ndv5-pool-h100":
+            "gpufabric:azure:GpuNodePool",  # line 3
+        AZURE_OLD + "azure-native:network:NetworkSecurityGroup::azure-ndv5-nsg":
+            "gpufabric:azure:FabricNetwork",  # line 6
+        AZURE_OLD + "azure-native:network:Subnet::azure-ndv5-nodes":
+            "gpufabric:azure:FabricNetwork",  # line 7
+        AZURE_OLD + "azure-native:network:VirtualNetwork::azure-ndv5-vnet":
+            "gpufabric:azure:FabricNetwork",  # line 8
+    },
+}
+# Stayed direct children of the cluster (line numbers @137271c): the subscription-wide
+# InfiniBand feature (one per subscription, shared by every pool) and the cluster's own
+# resources.
+STAYED = {
+    "azure-ndv5": [
+        AZURE_OLD + "azure-native:features:SubscriptionFeatureRegistration::"
+        "azure-ndv5-ib-feature",  # line 5
+        AZURE_OLD + "azure-native:containerservice:ManagedCluster::azure-ndv5-aks",  # line 4
+        AZURE_OLD + "azure-native:authorization:RoleAssignment::"
+        "azure-ndv5-subnet-access-nodes",  # line 2
+    ],
 }
 BLOCKS = {
     "gcp-a4": {"gpufabric:gcp:FabricNetwork": "dranet-network",
                "gpufabric:gcp:GpuNodePool": "dranet-dranet-a4-pool"},
     "aws-p5": {"gpufabric:aws:FabricNetwork": "eks-p5-network",
                "gpufabric:aws:GpuNodeGroup": "eks-p5-p5-pool"},
+    "azure-ndv5": {"gpufabric:azure:FabricNetwork": "azure-ndv5-network",
+                   "gpufabric:azure:GpuNodePool": "azure-ndv5-h100-pool"},
 }
 
 
@@ -80,3 +106,11 @@ def test_every_resource_that_left_the_cluster_is_aliased(stack: str, stack_plan)
     assert committed.retired  # the blocks moved resources on these stacks
     for old in committed.retired:
         assert old in aliases and old not in now, old
+
+
+@pytest.mark.parametrize("stack", sorted(STAYED))
+def test_shared_resources_stay_under_the_cluster(stack: str, stack_plan) -> None:
+    """What is not one pool's or the network's keeps its URN without an alias."""
+    now = {r.urn for r in stack_plan(stack).resources}
+    for urn in STAYED[stack]:
+        assert urn in now, urn

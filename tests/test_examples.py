@@ -151,3 +151,27 @@ def test_efa_node_group_joins_an_existing_vpc_and_eks_cluster() -> None:
     efa_groups = {tuple(i["securityGroups"]) for i in interfaces[1:]}
     assert len(efa_groups) == 1 and "sg-0ddd" not in next(iter(efa_groups))
     assert plan.one("gpufabric:aws:GpuNodeGroup", "p5-nodes").urn == group.parent
+
+
+def test_nd_pool_joins_an_existing_aks_cluster_and_subnet() -> None:
+    subnet = ("/subscriptions/0000/resourceGroups/my-aks-rg/providers/Microsoft.Network/"
+              "virtualNetworks/my-vnet/subnets/nodes")
+    plan = _run_example("azure-nd-existing-aks", {
+        "resource-group": "my-aks-rg", "cluster": "my-aks", "node-subnet-id": subnet,
+        "kubeconfig": "apiVersion: v1\nkind: Config\n",
+    }, secret_keys=["kubeconfig"])
+    # Nothing of the team's own: no resource group, VNet, cluster; the subscription
+    # feature is only read (check), never registered by a team's program.
+    for kind in ("resources:ResourceGroup", "network:VirtualNetwork", "network:Subnet",
+                 "containerservice:ManagedCluster", "features:SubscriptionFeatureRegistration"):
+        assert not plan.by_type(f"azure-native:{kind}"), kind
+    pool = plan.one("azure-native:containerservice:AgentPool")
+    assert pool.inputs["resourceName"] == "my-aks"
+    assert pool.inputs["resourceGroupName"] == "my-aks-rg"
+    assert pool.inputs["vnetSubnetID"] == subnet
+    assert pool.inputs["vmSize"] == "Standard_ND96isr_H100_v5"
+    assert pool.inputs["agentPoolName"] == "h100" and pool.inputs["count"] == 2
+    assert plan.one("gpufabric:azure:GpuNodePool", "train-h100").urn == pool.parent
+    provider = plan.one("pulumi:providers:kubernetes", "my-aks")
+    k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
+    assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)

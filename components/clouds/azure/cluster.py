@@ -3,11 +3,17 @@
 Children (names derived from the component name ``<n>``, a compatibility surface):
 
 * ``<n>-rg``: the resource group (unless ``azure.resource_group`` names an existing one);
-* ``<n>-nsg``, ``<n>-vnet``, ``<n>-nodes`` (and ``<n>-pods`` in flat mode): the network;
+* ``<n>-nsg``, ``<n>-vnet``, ``<n>-nodes`` (and ``<n>-pods`` in flat mode): the network,
+  in an :class:`~components.clouds.azure.blocks.AzureFabricNetwork` ``<n>-network``
+  (none with ``azure.existing_subnet_id``);
 * ``<n>-ib-feature``: the ``AKSInfinibandSupport`` subscription feature (manage mode);
 * ``<n>-aks``: the managed cluster with its system pool;
 * ``<n>-subnet-access-<subnet>``: Network Contributor for the cluster identity on each subnet;
-* ``<n>-pool-<pool>``: one ND agent pool (one VM scale set, so one IB fabric) per GPU pool.
+* ``<n>-pool-<pool>``: one ND agent pool (one VM scale set, so one IB fabric) per GPU pool,
+  in an :class:`~components.clouds.azure.blocks.AzureNdAgentPool` ``<n>-<pool>-pool``.
+
+The blocks' children keep the names above and carry ``pulumi.Alias(parent=<n>)``:
+stacks created before the blocks keep their URNs (``tests/test_building_blocks.py``).
 
 Everything that can be wrong with the spec is found by the pure
 :func:`~components.clouds.azure.layout.plan_layout` before anything is registered.
@@ -15,28 +21,36 @@ Everything that can be wrong with the spec is found by the pure
 
 from __future__ import annotations
 
-import asyncio
 import base64
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pulumi
-from pulumi_azure_native import authorization, containerservice, features, resources
+from pulumi_azure_native import authorization, containerservice, resources
 
-from components.catalog import Cloud, GpuVendor
-from components.clouds.azure.kubernetes import operator_installs_driver
-from components.clouds.azure.layout import (
-    FEATURE_NAME,
-    FEATURE_NAMESPACE,
-    AzureLayout,
-    GpuPoolLayout,
-    plan_layout,
+from components.catalog import Cloud
+from components.clouds.azure.blocks import (
+    AzureFabricNetwork,
+    AzureFabricNetworkArgs,
+    AzureNdAgentPool,
+    AzureNdAgentPoolArgs,
 )
-from components.clouds.azure.network import VnetInfo, create_vnet
+from components.clouds.azure.feature import (
+    InfinibandFeatureError,
+    check_feature_state,
+    infiniband_feature,
+    wait_for_registered,
+)
+from components.clouds.azure.kubernetes import operator_installs_driver
+from components.clouds.azure.layout import AzureLayout, plan_layout
+from components.clouds.azure.network import VnetInfo
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
-from components.fabric.description import FabricDescription, describe_cluster
+from components.fabric.description import describe_cluster
 from components.security import SecretsEncryptionSpec, effective_api_access
 from components.spec import ClusterSpec
+
+# Re-exported: callers and tests name them from the cluster module.
+__all__ = ["AzureGpuCluster", "InfinibandFeatureError", "check_feature_state",
+           "wait_for_registered"]
 
 # Built-in role "Network Contributor" (join/read the subnets the node pools use).
 NETWORK_CONTRIBUTOR = "4d97b98b-1d4f-4787-a291-c67834d212e7"
@@ -44,72 +58,6 @@ NETWORK_CONTRIBUTOR = "4d97b98b-1d4f-4787-a291-c67834d212e7"
 # articles/role-based-access-control/built-in-roles/containers.md): the identity running
 # `pulumi up` installs the fabric layer through Entra ID once local accounts are off.
 AKS_RBAC_CLUSTER_ADMIN = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
-
-
-class InfinibandFeatureError(RuntimeError):
-    """The subscription's AKSInfinibandSupport state does not fit the GPU pools."""
-
-
-def check_feature_state(state: str | None, wanted: str) -> str:
-    """Raise unless the feature state fits (``wanted``: registered | unregistered)."""
-    registered = state == "Registered"
-    if wanted == "registered" and not registered:
-        raise InfinibandFeatureError(
-            f"azure.infiniband_feature: the subscription feature {FEATURE_NAMESPACE}/"
-            f"{FEATURE_NAME} is '{state}', but ND A100/H100/H200/MI300X pools need it "
-            "'Registered' (so a pool lands on one InfiniBand fabric). Run: az feature register "
-            f"--namespace {FEATURE_NAMESPACE} --name {FEATURE_NAME}; wait until `az feature show` "
-            f"says Registered; az provider register -n {FEATURE_NAMESPACE}. Or set "
-            "azure.infiniband_feature: manage"
-        )
-    if wanted == "unregistered" and registered:
-        raise InfinibandFeatureError(
-            f"azure.infiniband_feature: the subscription feature {FEATURE_NAMESPACE}/"
-            f"{FEATURE_NAME} is Registered, but ND GB200/GB300 v6 pools need it unregistered. "
-            f"Run: az feature unregister --namespace {FEATURE_NAMESPACE} --name {FEATURE_NAME}; "
-            f"az provider register -n {FEATURE_NAMESPACE}"
-        )
-    return str(state)
-
-
-# Registration is asynchronous: Azure's scripts poll `az feature show` until Registered
-# before `az aks nodepool add` (Azure/aks-rdma-infiniband prerequisites). AKS preview
-# features usually register within minutes; past this the up fails with what to do.
-FEATURE_WAIT_SECONDS = 30 * 60
-FEATURE_POLL_SECONDS = 30
-
-
-async def wait_for_registered(
-    state: str | None,
-    read_state: Callable[[], Awaitable[str | None]],
-    *,
-    timeout: float = FEATURE_WAIT_SECONDS,
-    interval: float = FEATURE_POLL_SECONDS,
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-) -> str:
-    """Poll the AKSInfinibandSupport state until ``Registered`` (the GPU pool waits on it).
-
-    Fails with the manual steps after ``timeout`` seconds, before any ND VM exists.
-    """
-    waited = 0.0
-    while state != "Registered":
-        if waited >= timeout:
-            raise InfinibandFeatureError(
-                f"azure.infiniband_feature: {FEATURE_NAMESPACE}/{FEATURE_NAME} was registered "
-                f"but is still '{state}' after {int(waited)} s, so the ND pool was not created "
-                "(it could land off the InfiniBand fabric). Wait until `az feature show "
-                f"--namespace {FEATURE_NAMESPACE} --name {FEATURE_NAME}` says Registered, run "
-                f"`az provider register -n {FEATURE_NAMESPACE}`, then `pulumi up` again"
-            )
-        await sleep(interval)
-        waited += interval
-        state = await read_state()
-    return state
-
-
-def _taint(fabric: FabricDescription) -> list[str]:
-    return [f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
-            for t in fabric.taints]
 
 
 def _kms(enc: SecretsEncryptionSpec | None) -> Any:
@@ -162,24 +110,29 @@ class AzureGpuCluster(GpuCluster):
                 tags=tags, opts=self.child_opts(),
             ).name
 
-        vnet = create_vnet(n, layout.network, group, location, tags, self.child_opts())
-        feature_gate = self._infiniband_feature(layout)
+        vnet = self._network(layout, group, location, tags)
+        feature_gate = infiniband_feature(n, layout.feature_mode, layout.feature_state, self)
         cluster = self._managed_cluster(layout, group, location, tags, vnet)
         access = self._subnet_access(cluster, vnet)
         admin = self._deployer_admin(cluster)
 
-        pools = []
         infos = []
         for pool_layout in layout.pools:
-            fabric = self.fabrics[pool_layout.name]
-            pool = self._gpu_pool(
-                pool_layout, fabric, layout, group, cluster, vnet, tags,
-                depends_on=[*access, *feature_gate[0]], gate=feature_gate[1],
-            )
-            pools.append(pool)
             pool_spec = spec.pool(pool_layout.name)
+            block = AzureNdAgentPool(
+                f"{n}-{pool_layout.name}-pool",
+                AzureNdAgentPoolArgs(
+                    n, cluster, group, pool_layout, self.fabrics[pool_layout.name],
+                    spec.kubernetes.version, vnet.node_subnet_id, pool_spec.node_count,
+                    pod_subnet_id=vnet.pod_subnet_id, min_nodes=pool_spec.min_nodes,
+                    max_nodes=pool_spec.max_nodes, disk_size_gb=pool_spec.disk_size_gb,
+                    feature_gate=feature_gate[1], tags=tags,
+                    depends_on=[*access, *feature_gate[0]], aliases_parent=self,
+                ),
+                opts=self.child_opts(),
+            )
             infos.append(NodePoolInfo(pool_layout.name, pool_layout.machine,
-                                      pool_spec.node_count, pool.name))
+                                      pool_spec.node_count, block.agent_pool.name))
 
         credentials = containerservice.list_managed_cluster_user_credentials_output(
             resource_group_name=group,
@@ -209,45 +162,19 @@ class AzureGpuCluster(GpuCluster):
             },
         )
 
-    def _infiniband_feature(
-        self, layout: AzureLayout
-    ) -> tuple[list[pulumi.Resource], pulumi.Output[str] | None]:
-        """Resources GPU pools wait for, and an Output the pool's VM size waits on: it
-        resolves once the feature is Registered (manage) or fails (check, timeout)."""
-        if layout.register_feature:
-            feature = features.SubscriptionFeatureRegistration(
-                f"{self.name}-ib-feature",
-                provider_namespace=FEATURE_NAMESPACE,
-                feature_name=FEATURE_NAME,
-                properties=features.SubscriptionFeatureRegistrationPropertiesArgs(),
-                # Subscription-wide: deleting this stack must not unregister it under
-                # other clusters' ND pools.
-                opts=self.child_opts(retain_on_delete=True),
-            )
-            # The registration resource returns at once (state Registering); the pool's
-            # VM size waits until the subscription says Registered.
-
-            async def read_state() -> str | None:
-                found = features.get_subscription_feature_registration(
-                    provider_namespace=FEATURE_NAMESPACE, feature_name=FEATURE_NAME,
-                    opts=pulumi.InvokeOptions(parent=self),
-                )
-                return found.properties.state if found.properties else None
-
-            gate = feature.properties.apply(
-                lambda p: wait_for_registered(p.state if p else None, read_state)
-            )
-            return [feature], gate
-        if layout.check_feature:
-            wanted = layout.feature_state
-            state = features.get_subscription_feature_registration_output(
-                provider_namespace=FEATURE_NAMESPACE, feature_name=FEATURE_NAME,
-                opts=pulumi.InvokeOutputOptions(parent=self),
-            ).apply(lambda r: check_feature_state(
-                r.properties.state if r.properties else None, wanted
-            ))
-            return [], state
-        return [], None
+    def _network(
+        self, layout: AzureLayout, group: pulumi.Input[str], location: str, tags: dict[str, str]
+    ) -> VnetInfo:
+        """The fabric-network block, or the ids of ``azure.existing_subnet_id`` (no block)."""
+        existing = layout.network.existing_subnet_id
+        if existing:
+            return VnetInfo(None, None, existing, None, None)
+        return AzureFabricNetwork(
+            f"{self.name}-network",
+            AzureFabricNetworkArgs(self.name, layout.network, group, location, tags,
+                                   aliases_parent=self),
+            opts=self.child_opts(),
+        ).vnet
 
     def _managed_cluster(
         self,
@@ -369,61 +296,3 @@ class AzureGpuCluster(GpuCluster):
             )
             for label, scope in scopes
         ]
-
-    def _gpu_pool(
-        self,
-        pool: GpuPoolLayout,
-        fabric: FabricDescription,
-        layout: AzureLayout,
-        group: pulumi.Input[str],
-        cluster: containerservice.ManagedCluster,
-        vnet: VnetInfo,
-        tags: dict[str, str],
-        *,
-        depends_on: list[pulumi.Resource],
-        gate: pulumi.Output[str] | None,
-    ) -> containerservice.AgentPool:
-        spec_pool = self.spec.pool(pool.name)
-        machine = pool.machine
-        # The VM size is only known once the feature state passed (manage: Registered;
-        # check: the wanted state): a failure stops the pool before any ND VM exists.
-        vm_size: pulumi.Input[str] = (
-            gate.apply(lambda _: machine.name) if gate is not None else machine.name
-        )
-        nvidia = machine.gpu.vendor is GpuVendor.NVIDIA
-        autoscale = spec_pool.min_nodes is not None
-        return containerservice.AgentPool(
-            f"{self.name}-pool-{pool.name}",
-            agent_pool_name=pool.name,
-            resource_group_name=group,
-            resource_name_=cluster.name,
-            vm_size=vm_size,
-            count=spec_pool.node_count,
-            enable_auto_scaling=autoscale or None,
-            min_count=spec_pool.min_nodes,
-            max_count=spec_pool.max_nodes,
-            mode="User",
-            type="VirtualMachineScaleSets",
-            os_type="Linux",
-            os_sku=pool.os_sku,
-            gpu_profile=containerservice.GPUProfileArgs(
-                driver=containerservice.GPUDriver.INSTALL if pool.aks_driver
-                else containerservice.GPUDriver.NONE
-            ) if nvidia else None,
-            node_taints=_taint(fabric),
-            node_labels=dict(fabric.node_labels),
-            vnet_subnet_id=vnet.node_subnet_id,
-            pod_subnet_id=vnet.pod_subnet_id,
-            availability_zones=list(pool.zones) or None,
-            scale_set_priority="Spot" if pool.spot else None,
-            scale_set_eviction_policy="Delete" if pool.spot else None,
-            spot_max_price=-1 if pool.spot else None,
-            os_disk_size_gb=spec_pool.disk_size_gb,
-            orchestrator_version=self.spec.kubernetes.version,
-            # Surge would need a spare ND VM (rarely available): replace in place, one at a time.
-            upgrade_settings=containerservice.AgentPoolUpgradeSettingsArgs(
-                max_surge="0", max_unavailable="1",
-            ),
-            tags={**tags, "gpufabric-pool": pool.name},
-            opts=self.child_opts(depends_on=depends_on),
-        )
