@@ -27,8 +27,10 @@ def test_seed_device_class_in_v1() -> None:
 def test_seed_aligned_claim_template_in_v1() -> None:
     spec = existing("gcp", A4, fabric={"mode": "dra", "dranet": "self"})
     templates = {t["metadata"]["name"]: t for t in _objects(spec, "ResourceClaimTemplate")}
-    assert set(templates) == {"1-gpu-nic-aligned", "2-gpu-nic-aligned", "4-gpu-nic-aligned",
-                              "8-gpu-nic-aligned"}
+    # The seed's name family is kept; partial claims also get per-rail templates
+    # (tests/test_dra_rails.py).
+    assert {n for n in templates if n.endswith("-aligned")} == {
+        "1-gpu-nic-aligned", "2-gpu-nic-aligned", "4-gpu-nic-aligned", "8-gpu-nic-aligned"}
     seed = templates["2-gpu-nic-aligned"]
     assert seed["apiVersion"] == "resource.k8s.io/v1"
     devices = seed["spec"]["spec"]["devices"]

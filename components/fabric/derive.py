@@ -79,8 +79,14 @@ def dra_classes(
     managed_nics: bool = False,
     managed_class: str | None = None,
     managed_driver: str | None = None,
+    rails_by_ifname: bool = False,
 ) -> DraClasses:
-    """DeviceClass names for claims. Names are spec arguments: job runners disagree on them."""
+    """DeviceClass names for claims. Names are spec arguments: job runners disagree on them.
+
+    ``rails_by_ifname``: the cloud knows the node's NIC names are DraNet's ifNames in
+    rail order (see :attr:`DraClasses.rails_by_ifname`); never for managed NIC drivers,
+    whose attributes are not the self-installed DraNet's.
+    """
     nic_class = spec.fabric.nic_device_class or (
         managed_class if managed_nics and managed_class else DEFAULT_NIC_CLASS
     )
@@ -90,4 +96,5 @@ def dra_classes(
         nic_class=nic_class,
         nic_driver=(managed_driver or DRANET_DRIVER) if managed_nics else DRANET_DRIVER,
         managed_nics=managed_nics,
+        rails_by_ifname=rails_by_ifname and not managed_nics,
     )

@@ -100,6 +100,11 @@ class DraClasses:
     nic_driver: str  # device.driver of NIC devices ("dra.net", GKE managed: "mrdma.google.com")
     managed_nics: bool  # the cloud installs the NIC driver + class (GKE managed DRANet)
     pcie_root_attribute: str = "resource.kubernetes.io/pcieRoot"
+    # True where the rails' netdev names (catalog nic_names, in GPU-pairing order) are
+    # the names the NIC driver publishes as ``<nic_driver>/ifName``: partial claims
+    # then also get per-rail templates (``2-gpu-nic-rails-0-1``) that keep every pod
+    # of a job on the same rails on every node.
+    rails_by_ifname: bool = False
 
 
 @dataclass(frozen=True)

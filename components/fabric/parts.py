@@ -20,7 +20,13 @@ from components.fabric.manifests import (
 from components.fabric.manifests.common import namespace
 from components.fabric.manifests.values import deep_merge
 from components.fabric.model import HelmRelease, Manifest, Part
-from components.fabric.naming import claim_gpu_counts, claim_template_name, compute_domain_name
+from components.fabric.naming import (
+    claim_gpu_counts,
+    claim_template_name,
+    compute_domain_name,
+    rail_claim_template_name,
+    rail_sets,
+)
 
 if TYPE_CHECKING:
     from components.clouds.contract import ChartValues
@@ -228,6 +234,45 @@ def fabric_claim_templates(
             )
             objects.append(dra.claim_template(
                 claim_template_name(fabric, n), ns, classes.api_version, claim,
+            ))
+        if nic_class and classes.rails_by_ifname:
+            objects += _rail_claim_templates(spec, fabric, ns, nic_selectors)
+    return objects
+
+
+def _rail_claim_templates(spec: ClusterSpec, fabric: FabricDescription, ns: str,
+                          nic_selectors: Sequence[str]) -> list[Manifest]:
+    """Per-rail templates of partial claims: ``2-gpu-nic-rails-2-3`` on every node.
+
+    ``N-gpu-nic-aligned`` lets each pod take any free PCIe root, so two pods of one
+    job can sit on different rails on their nodes. A job whose pods all use the same
+    rail template gets the same NICs (by name) on every node, and the GPUs of their
+    root. Full-node claims already hold every rail.
+    """
+    classes = fabric.dra
+    assert classes is not None
+    gpus_per_root, nics_per_root = _alignment_group(fabric)
+    names = [r.netdev for r in fabric.rails]
+    if len(names) != fabric.machine.fabric_nics or not all(names):
+        return []
+    objects: list[Manifest] = []
+    for n in claim_gpu_counts(fabric, spec.fabric.claim_gpu_counts):
+        if n == fabric.machine.gpus:
+            continue
+        for rails in rail_sets(fabric, n):
+            claim = dra.aligned_claim_spec(
+                classes.api_version,
+                gpus=n,
+                gpu_class=classes.gpu_class,
+                nic_class=classes.nic_class,
+                nic_selectors=nic_selectors,
+                gpus_per_root=gpus_per_root,
+                nics_per_root=nics_per_root,
+                nic_names=[str(names[r]) for r in rails],
+                nic_domain=classes.nic_driver,
+            )
+            objects.append(dra.claim_template(
+                rail_claim_template_name(fabric, n, rails), ns, classes.api_version, claim,
             ))
     return objects
 

@@ -126,7 +126,10 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         taints=pool_taints(spec, pool),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec, managed_nics=managed, managed_class=MANAGED_NIC_CLASS,
-                        managed_driver=MANAGED_NIC_CLASS) if dra else None,
+                        managed_driver=MANAGED_NIC_CLASS,
+                        # Self-installed DraNet publishes the CX-7 NICs by their node
+                        # names gpuNrdma0 (catalog nic_names; seed lines 404-409).
+                        rails_by_ifname=machine.fabric is FabricKind.ROCE) if dra else None,
         gpu_dra=dra,
         host_paths=host_paths if machine.has_fabric else {},
         needs_nccl_installer=machine.has_fabric,
