@@ -32,6 +32,7 @@ import pytest
 
 from components.fabric.manifests import dra
 from components.fabric.naming import rail_sets
+from components.fabric.workload import FragmentError, pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.support.manifests import validate
 
@@ -299,3 +300,32 @@ def test_pods_of_one_job_land_on_the_same_rails_on_every_node() -> None:
     # A 1-GPU rail claim: its NIC by name, a GPU of that NIC's root.
     one = _allocate(templates["1-gpu-nic-rail-3"], node_b, set())
     assert one["nic"] == ["gpu3rdma0"] and one["gpu"][0] in ("gpu-2", "gpu-3")
+
+
+# -- how a job picks its rails ------------------------------------------------------------
+def test_pod_fragment_claims_through_the_rail_template() -> None:
+    fabric = fabric_of(existing("gcp", A4, fabric=SELF_DRANET))
+    assert pod_fragment(fabric, 2, rails=(2, 3)).resource_claims == [
+        {"name": "gpu", "resourceClaimTemplateName": "2-gpu-nic-rails-2-3"}]
+    assert pod_fragment(fabric, 1, rails=(5,)).resource_claims == [
+        {"name": "gpu", "resourceClaimTemplateName": "1-gpu-nic-rail-5"}]
+    # Without rails: today's template (any free root).
+    assert pod_fragment(fabric, 2).resource_claims == [
+        {"name": "gpu", "resourceClaimTemplateName": "2-gpu-nic-aligned"}]
+
+
+def test_pod_fragment_refuses_rails_that_are_not_a_rail_set() -> None:
+    fabric = fabric_of(existing("gcp", A4, fabric=SELF_DRANET))
+    with pytest.raises(FragmentError) as info:
+        pod_fragment(fabric, 2, rails=(1, 2))
+    assert str(info.value) == (
+        "rails: a 2-GPU pod of pool gpu takes one of the rail sets [0, 1], [2, 3], [4, 5], "
+        "[6, 7]; got [1, 2]")
+    with pytest.raises(FragmentError) as info:
+        pod_fragment(fabric, 8, rails=(0, 1, 2, 3, 4, 5, 6, 7))
+    assert "none (a full node holds every rail)" in str(info.value)
+    managed = fabric_of(existing("gcp", A4, kubernetes={"version": "1.34.1-gke.1829001"},
+                                 fabric={"mode": "dra"}))
+    with pytest.raises(FragmentError) as info:
+        pod_fragment(managed, 2, rails=(0, 1))
+    assert str(info.value).startswith("rails: pool gpu has no rail claim templates")

@@ -20,7 +20,12 @@ from typing import Any
 
 from components.catalog import Cloud, FabricKind, get_machine
 from components.fabric.description import Attach, FabricDescription
-from components.fabric.naming import claim_template_name, compute_domain_channel
+from components.fabric.naming import (
+    claim_template_name,
+    compute_domain_channel,
+    rail_claim_template_name,
+    rail_sets,
+)
 
 CLAIM_NAME = "gpu"  # the GKE seed's pod-level claim name
 # The NVIDIA DRA driver's IMEX channel claim (multi-node NVLink on GB200 pools).
@@ -183,12 +188,17 @@ def _merge_named(into: list[dict[str, Any]], items: list[dict[str, Any]]) -> Non
 
 
 # -- building a fragment ------------------------------------------------------------
-def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -> PodFragment:
+def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True,
+                 rails: tuple[int, ...] | None = None) -> PodFragment:
     """The fragment for a pod using ``gpus`` GPUs of ``fabric``'s pool.
 
     A GPU count the fabric does not serve (:func:`components.fabric.shapes.pod_shape`)
     raises :class:`FragmentError` with the reason; ``strict=False`` skips that rule,
     for callers that only read per-GPU amounts, never for a pod.
+
+    ``rails`` (DRA pools with rail claims, e.g. ``(2, 3)``) claims through the rail
+    template ``2-gpu-nic-rails-2-3`` instead of ``2-gpu-nic-aligned``: give every pod
+    of one job the same rails so their cross-node traffic stays on those rails.
     """
     from components.fabric.shapes import pod_shape
 
@@ -204,9 +214,11 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -
     annotations = dict(fabric.pod_annotations)
     claims: list[dict[str, str]] = []
     container_claims: list[str] = []
+    template = claim_template_name(fabric, gpus)
+    if rails is not None:
+        template = _rail_template(fabric, gpus, rails)
     if fabric.uses_dra:
-        claims = [{"name": CLAIM_NAME,
-                   "resourceClaimTemplateName": claim_template_name(fabric, gpus)}]
+        claims = [{"name": CLAIM_NAME, "resourceClaimTemplateName": template}]
         container_claims = [CLAIM_NAME]
         if machine.nvlink_domain:
             # Pods join the pool's ComputeDomain (IMEX) through its channel claim.
@@ -264,6 +276,25 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True) -
         sidecars=[copy.deepcopy(dict(s)) for s in fabric.sidecars],
         host_network=fabric.attach is Attach.HOST_NETWORK,
     )
+
+
+def _rail_template(fabric: FabricDescription, gpus: int, rails: tuple[int, ...]) -> str:
+    """The rail claim template for ``rails``, or a FragmentError naming the valid sets."""
+    classes = fabric.dra
+    if classes is None or not classes.rails_by_ifname or fabric.attach is not Attach.DRA:
+        raise FragmentError(
+            f"rails: pool {fabric.pool} has no rail claim templates (only DRA pools whose "
+            "NIC names are known as DraNet ifNames: GKE RoCE pools with self-installed "
+            f"DraNet); got {list(rails)}"
+        )
+    valid = rail_sets(fabric, gpus) if gpus < fabric.machine.gpus else []
+    if tuple(rails) not in valid:
+        listed = ", ".join(str(list(r)) for r in valid) or "none (a full node holds every rail)"
+        raise FragmentError(
+            f"rails: a {gpus}-GPU pod of pool {fabric.pool} takes one of the rail sets "
+            f"{listed}; got {list(rails)}"
+        )
+    return rail_claim_template_name(fabric, gpus, tuple(rails))
 
 
 def scaled_mebibytes(full_node: str, gpus: int, node_gpus: int) -> str:
