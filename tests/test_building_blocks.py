@@ -10,14 +10,27 @@ each is still aliased.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from components.cli.urns import URN_DIR
+from components.clouds.digitalocean.blocks import (
+    DigitalOceanFabricNetwork,
+    DigitalOceanFabricNetworkArgs,
+    DoksGpuNodePool,
+    DoksGpuNodePoolArgs,
+)
+from components.fabric.description import FabricDescription, describe_cluster
+from components.plan.runner import run_program
 from components.plan.urns import read
+from components.spec import GpuNodePoolSpec, load_spec
+from tests.specs import spec_dict
 
 GCP_OLD = "urn:pulumi:gcp-a4::gpu-fabric::gpufabric:gcp:GpuCluster$"
 AWS_OLD = "urn:pulumi:aws-p5::gpu-fabric::gpufabric:aws:GpuCluster$"
 AZURE_OLD = "urn:pulumi:azure-ndv5::gpu-fabric::gpufabric:azure:GpuCluster$"
+DO_OLD = "urn:pulumi:do-h200::gpu-fabric::gpufabric:digitalocean:GpuCluster$"
 MOVED = {
     "gcp-a4": {
         # (old URN, line in gcp-a4.txt @404a728) -> the block type that now holds it
@@ -50,6 +63,12 @@ MOVED = {
         AZURE_OLD + "azure-native:network:VirtualNetwork::azure-ndv5-vnet":
             "gpufabric:azure:FabricNetwork",  # line 8
     },
+    "do-h200": {  # tests/data/urns/do-h200.txt @137271c
+        DO_OLD + "digitalocean:index/kubernetesNodePool:KubernetesNodePool::do-h200-h200":
+            "gpufabric:digitalocean:GpuNodePool",  # line 2
+        DO_OLD + "digitalocean:index/vpc:Vpc::do-h200-vpc":
+            "gpufabric:digitalocean:FabricNetwork",  # line 3
+    },
 }
 # Stayed direct children of the cluster (line numbers @137271c): the subscription-wide
 # InfiniBand feature (one per subscription, shared by every pool) and the cluster's own
@@ -62,6 +81,11 @@ STAYED = {
         AZURE_OLD + "azure-native:authorization:RoleAssignment::"
         "azure-ndv5-subnet-access-nodes",  # line 2
     ],
+    # The DOKS cluster holds the cluster-wide managed components (RDMA shared device
+    # plugin, GPU plugin): not one pool's.
+    "do-h200": [
+        DO_OLD + "digitalocean:index/kubernetesCluster:KubernetesCluster::do-h200-doks",  # line 1
+    ],
 }
 BLOCKS = {
     "gcp-a4": {"gpufabric:gcp:FabricNetwork": "dranet-network",
@@ -70,13 +94,18 @@ BLOCKS = {
                "gpufabric:aws:GpuNodeGroup": "eks-p5-p5-pool"},
     "azure-ndv5": {"gpufabric:azure:FabricNetwork": "azure-ndv5-network",
                    "gpufabric:azure:GpuNodePool": "azure-ndv5-h100-pool"},
+    "do-h200": {"gpufabric:digitalocean:FabricNetwork": "do-h200-network",
+                "gpufabric:digitalocean:GpuNodePool": "do-h200-h200-pool"},
 }
+# The cluster component's module where the stack name abbreviates it.
+MODULE = {"do": "digitalocean"}
 
 
 @pytest.mark.parametrize("stack", sorted(BLOCKS))
 def test_the_plan_tree_shows_the_blocks_under_the_cluster(stack: str, stack_plan) -> None:
     plan = stack_plan(stack)
-    cluster = plan.one(f"gpufabric:{stack.split('-')[0]}:GpuCluster")
+    prefix = stack.split("-")[0]
+    cluster = plan.one(f"gpufabric:{MODULE.get(prefix, prefix)}:GpuCluster")
     for block_type, name in BLOCKS[stack].items():
         block = plan.one(block_type, name)
         assert block.parent == cluster.urn
@@ -114,3 +143,42 @@ def test_shared_resources_stay_under_the_cluster(stack: str, stack_plan) -> None
     now = {r.urn for r in stack_plan(stack).resources}
     for urn in STAYED[stack]:
         assert urn in now, urn
+
+
+# -- DigitalOcean blocks alone (the pool on an existing cluster: tests/test_examples.py) ----
+def _do_pool() -> tuple[GpuNodePoolSpec, FabricDescription]:
+    spec = load_spec(spec_dict("digitalocean"))
+    return spec.pool("gpu"), describe_cluster(spec)["gpu"]
+
+
+def test_do_network_block_alone_is_a_vpc_without_aliases() -> None:
+    def program() -> None:
+        DigitalOceanFabricNetwork("team-net", DigitalOceanFabricNetworkArgs(
+            "team", "team-vpc", "nyc2", "10.200.0.0/20"))
+
+    plan = run_program(program)
+    vpc = plan.one("digitalocean:index/vpc:Vpc", "team-vpc")
+    assert vpc.inputs["name"] == "team-vpc" and vpc.inputs["ipRange"] == "10.200.0.0/20"
+    assert vpc.parent == plan.one("gpufabric:digitalocean:FabricNetwork", "team-net").urn
+    assert vpc.aliases == ()  # nothing to carry: this VPC never had another parent
+
+
+@pytest.mark.parametrize("ip_range", ["10.0.0.0/12", "10.0.0.0/25", "10.0.0.1/20", "nyc2"])
+def test_do_network_block_refuses_a_range_do_rejects(ip_range: str) -> None:
+    # pulumi-digitalocean 4.84.1 Vpc.ip_range: "not larger than /16 or smaller than /24".
+    with pytest.raises(ValueError) as info:
+        DigitalOceanFabricNetwork("n", DigitalOceanFabricNetworkArgs("n", "n-vpc", "nyc2",
+                                                                     ip_range))
+    message = str(info.value)
+    assert message.startswith("DigitalOceanFabricNetworkArgs.ip_range: ")
+    assert f"'{ip_range}'" in message and "/16 to /24" in message
+
+
+def test_do_pool_block_refuses_another_pools_fabric_and_an_unknown_partition_mode() -> None:
+    pool, fabric = _do_pool()
+    with pytest.raises(ValueError, match=r"DoksGpuNodePoolArgs.fabric: describes pool 'other'"):
+        DoksGpuNodePool("p", DoksGpuNodePoolArgs("p", "id", pool, replace(fabric, pool="other")))
+    with pytest.raises(ValueError, match=r"amd_gpu_partition_mode: 'SPX'.*"
+                       r"AMD_PARTITION_MODE_SPX_NPS1, AMD_PARTITION_MODE_DPX_NPS2"):
+        DoksGpuNodePool("p", DoksGpuNodePoolArgs("p", "id", pool, fabric,
+                                                 amd_gpu_partition_mode="SPX"))

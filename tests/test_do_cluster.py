@@ -121,7 +121,14 @@ def test_children_are_parented_and_named_after_the_component(stack_plan) -> None
     assert component.name == "do-h200"
     cloud = [r for r in plan.resources if r.type.startswith("digitalocean:")]
     assert {r.name for r in cloud} == {"do-h200-vpc", "do-h200-doks", "do-h200-h200"}
-    assert all(r.parent == component.urn for r in cloud)
+    # The cluster directly; the VPC and the GPU pool through the building blocks it owns
+    # (tests/test_building_blocks.py checks their types and aliases).
+    parents = {r.name: r.parent for r in cloud}
+    assert parents["do-h200-doks"] == component.urn
+    blocks = {r.urn: r.name for r in plan.resources
+              if r.type.startswith("gpufabric:digitalocean:") and r.parent == component.urn}
+    assert blocks[parents["do-h200-vpc"]] == "do-h200-network"
+    assert blocks[parents["do-h200-h200"]] == "do-h200-h200-pool"
 
 
 def test_cluster_inputs_from_the_spec(stack_plan) -> None:

@@ -175,3 +175,27 @@ def test_nd_pool_joins_an_existing_aks_cluster_and_subnet() -> None:
     provider = plan.one("pulumi:providers:kubernetes", "my-aks")
     k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
     assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)
+
+
+def test_fabric_pool_joins_an_existing_doks_cluster() -> None:
+    cluster_id = "8d0c3c5e-1234-4abc-8def-0123456789ab"
+    plan = _run_example("do-gpu-existing-doks", {
+        "cluster-id": cluster_id, "kubeconfig": "apiVersion: v1\nkind: Config\n",
+    }, secret_keys=["kubeconfig"])
+    # Nothing of the team's own: no VPC, no cluster (so no cluster components either).
+    assert not plan.by_type("digitalocean:index/vpc:Vpc")
+    assert not plan.by_type("digitalocean:index/kubernetesCluster:KubernetesCluster")
+    pool = plan.one("digitalocean:index/kubernetesNodePool:KubernetesNodePool")
+    assert pool.inputs["clusterId"] == cluster_id
+    assert pool.inputs["size"] == "gpu-h200x8-1128gb-fabric-contracted"
+    assert pool.inputs["name"] == "h200" and pool.inputs["nodeCount"] == 2
+    assert pool.inputs["taints"] == [{"key": "nvidia.com/gpu", "value": "", "effect": "NoSchedule"}]
+    assert pool.inputs["tags"] == ["gpu-fabric", "gpu-fabric-cluster:train"]
+    assert plan.one("gpufabric:digitalocean:GpuNodePool", "train-h200").urn == pool.parent
+    # The DO seed's host-device NADs, one per fabric NIC (fabric0..7), on the team's cluster.
+    nads = plan.by_type("kubernetes:k8s.cni.cncf.io/v1:NetworkAttachmentDefinition")
+    assert sorted(r.inputs["metadata"]["name"] for r in nads) == [
+        f"roce-net-fabric{i}" for i in range(8)]
+    provider = plan.one("pulumi:providers:kubernetes", "my-doks")
+    k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
+    assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)

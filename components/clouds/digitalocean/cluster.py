@@ -1,15 +1,21 @@
 """``DigitalOceanGpuCluster``: a DOKS cluster with fabric-contracted GPU node pools.
 
-What it creates (children of the component, names derived from its name):
+What it creates (names derived from its name, a compatibility surface):
 
-* ``<name>-vpc``: a VPC for the nodes (skipped with ``digitalocean.vpc_uuid``);
-* ``<name>-doks``: the DOKS cluster, whose default node pool is the system pool
-  (CPU nodes for operators), with every DOKS-managed component set explicitly
-  (:mod:`components.clouds.digitalocean.managed`);
+* ``<name>-vpc``: a VPC for the nodes, in a
+  :class:`~components.clouds.digitalocean.blocks.DigitalOceanFabricNetwork`
+  ``<name>-network`` (none with ``digitalocean.vpc_uuid``);
+* ``<name>-doks``: the DOKS cluster (a direct child), whose default node pool is the
+  system pool (CPU nodes for operators), with every DOKS-managed component set
+  explicitly (:mod:`components.clouds.digitalocean.managed`);
 * ``<name>-<pool>``: one ``KubernetesNodePool`` per GPU pool, of a catalog size
   passed as a plain string (``*-fabric-contracted`` slugs are not in the
   provider's ``DropletSlug`` enum), labelled and tainted from the fabric
-  description.
+  description, in a :class:`~components.clouds.digitalocean.blocks.DoksGpuNodePool`
+  ``<name>-<pool>-pool``.
+
+The blocks' children keep the names above and carry ``pulumi.Alias(parent=<name>)``:
+stacks created before the blocks keep their URNs (``tests/test_building_blocks.py``).
 
 The Kubernetes layer (Multus, the host-device NADs ``roce-net-fabricN``...) is
 installed by the base class from the DO fabric description.
@@ -17,31 +23,27 @@ installed by the base class from the DO fabric description.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pulumi
 import pulumi_digitalocean as do
 
-from components.catalog import Cloud, GpuVendor
+from components.catalog import Cloud
 from components.clouds.digitalocean import managed
+from components.clouds.digitalocean.blocks import (
+    DigitalOceanFabricNetwork,
+    DigitalOceanFabricNetworkArgs,
+    DoksGpuNodePool,
+    DoksGpuNodePoolArgs,
+    do_tags,
+)
 from components.clouds.digitalocean.doks_version import doks_version, pick
 from components.clouds.digitalocean.options import DEFAULT_SYSTEM_SIZE, DigitalOceanOptions
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
-from components.fabric.description import FabricDescription
 from components.security import ApiAccess, effective_api_access
-from components.spec import GpuNodePoolSpec
 
 SYSTEM_POOL = "system"
 ROLE_LABEL = "gpufabric.dev/role"
-_TAG_CHARS = re.compile(r"[^A-Za-z0-9:_\-]")
-
-
-def do_tags(cluster: str, tags: dict[str, str]) -> list[str]:
-    """DO tags are flat strings (letters, digits, ':', '-', '_'): ``key:value``."""
-    out = ["gpu-fabric", f"gpu-fabric-cluster:{cluster}"]
-    out += [_TAG_CHARS.sub("-", f"{k}:{v}" if v else k)[:255] for k, v in sorted(tags.items())]
-    return out
 
 
 class DigitalOceanGpuCluster(GpuCluster):
@@ -54,17 +56,17 @@ class DigitalOceanGpuCluster(GpuCluster):
         spec = self.spec
         opts = spec.digitalocean or DigitalOceanOptions()
         tags = do_tags(spec.name, spec.tags)
-        vpc = None
+        vpc_uuid: pulumi.Input[str] = opts.vpc_uuid or ""
         if opts.vpc_uuid is None:
-            vpc = do.Vpc(
-                f"{self.name}-vpc",
-                name=f"{spec.name}-vpc",
-                region=spec.location.region,
-                ip_range=str(spec.network.cidr),
-                description=f"gpu-fabric cluster {spec.name}",
+            vpc_uuid = DigitalOceanFabricNetwork(
+                f"{self.name}-network",
+                DigitalOceanFabricNetworkArgs(
+                    self.name, f"{spec.name}-vpc", spec.location.region,
+                    str(spec.network.cidr), description=f"gpu-fabric cluster {spec.name}",
+                    aliases_parent=self,
+                ),
                 opts=self.child_opts(),
-            )
-        vpc_uuid: pulumi.Input[str] = vpc.id if vpc is not None else opts.vpc_uuid or ""
+            ).vpc_id
         cluster = do.KubernetesCluster(
             f"{self.name}-doks",
             name=spec.name,
@@ -89,10 +91,18 @@ class DigitalOceanGpuCluster(GpuCluster):
             **_component_args(managed.managed_components(spec)),
             opts=self.child_opts(additional_secret_outputs=["kube_configs"]),
         )
-        pools = [
-            self._gpu_pool(cluster, pool, self.fabrics[pool.name], opts, tags)
-            for pool in spec.node_pools
-        ]
+        pools = []
+        for pool in spec.node_pools:
+            block = DoksGpuNodePool(
+                f"{self.name}-{pool.name}-pool",
+                DoksGpuNodePoolArgs(
+                    self.name, cluster.id, pool, self.fabrics[pool.name], tuple(tags),
+                    amd_gpu_partition_mode=opts.amd_gpu_partition_mode, aliases_parent=self,
+                ),
+                opts=self.child_opts(),
+            )
+            pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,
+                                      block.node_pool.name))
         kubeconfig = cluster.kube_configs.apply(_raw_config)
         extra: dict[str, Any] = {
             "cluster_id": cluster.id,
@@ -120,38 +130,6 @@ class DigitalOceanGpuCluster(GpuCluster):
             version_prefix=prefix, opts=pulumi.InvokeOutputOptions(parent=self)
         )
         return found.apply(lambda r: pick(prefix, r.latest_version, list(r.valid_versions or [])))
-
-    def _gpu_pool(
-        self,
-        cluster: do.KubernetesCluster,
-        pool: GpuNodePoolSpec,
-        fabric: FabricDescription,
-        opts: DigitalOceanOptions,
-        tags: list[str],
-    ) -> NodePoolInfo:
-        machine = pool.machine
-        autoscale = pool.min_nodes is not None and pool.max_nodes is not None
-        amd = machine.gpu.vendor is GpuVendor.AMD
-        node_pool = do.KubernetesNodePool(
-            f"{self.name}-{pool.name}",
-            cluster_id=cluster.id,
-            name=pool.name,
-            size=machine.name,  # contracted fabric slugs are not in DropletSlug
-            # With autoscaling DO owns the count (node_count would reset it on every up).
-            node_count=None if autoscale else pool.node_count,
-            auto_scale=autoscale or None,
-            min_nodes=pool.min_nodes if autoscale else None,
-            max_nodes=pool.max_nodes if autoscale else None,
-            labels=dict(fabric.node_labels),
-            taints=[
-                do.KubernetesNodePoolTaintArgs(key=t.key, value=t.value, effect=t.effect)
-                for t in fabric.taints
-            ],
-            tags=tags,
-            gpu_partition_mode=opts.amd_gpu_partition_mode if amd else None,
-            opts=self.child_opts(),
-        )
-        return NodePoolInfo(pool.name, machine, pool.node_count, node_pool.name)
 
 
 def _firewall(access: ApiAccess) -> do.KubernetesClusterControlPlaneFirewallArgs | None:
