@@ -3,7 +3,7 @@ every resource that moved under one still answers to its old URN through an alia
 
 The old URNs below are literal lines of the committed lists before the blocks existed
 (``tests/data/urns/<stack>.txt`` at commit 404a728 for GCP and AWS, at commit 137271c
-for Azure, DigitalOcean and OCI; line numbers given); the lists now
+for Azure and DigitalOcean, at commit e3ec929 for OCI; line numbers given); the lists now
 record them as ``retired OLD -> NEW``, and ``test_urn_stability`` keeps checking that
 each is still aliased.
 """
@@ -21,6 +21,7 @@ from components.clouds.digitalocean.blocks import (
     DoksGpuNodePool,
     DoksGpuNodePoolArgs,
 )
+from components.clouds.oci.blocks import OciGpuNodePool, OciGpuNodePoolArgs
 from components.fabric.description import FabricDescription, describe_cluster
 from components.plan.runner import run_program
 from components.plan.urns import read
@@ -31,6 +32,7 @@ GCP_OLD = "urn:pulumi:gcp-a4::gpu-fabric::gpufabric:gcp:GpuCluster$"
 AWS_OLD = "urn:pulumi:aws-p5::gpu-fabric::gpufabric:aws:GpuCluster$"
 AZURE_OLD = "urn:pulumi:azure-ndv5::gpu-fabric::gpufabric:azure:GpuCluster$"
 DO_OLD = "urn:pulumi:do-h200::gpu-fabric::gpufabric:digitalocean:GpuCluster$"
+OCI_OLD = "urn:pulumi:oci-h100::gpu-fabric::gpufabric:oci:GpuCluster$"
 MOVED = {
     "gcp-a4": {
         # (old URN, line in gcp-a4.txt @404a728) -> the block type that now holds it
@@ -69,6 +71,19 @@ MOVED = {
         DO_OLD + "digitalocean:index/vpc:Vpc::do-h200-vpc":
             "gpufabric:digitalocean:FabricNetwork",  # line 3
     },
+    "oci-h100": {  # tests/data/urns/oci-h100.txt @e3ec929
+        OCI_OLD + "oci:ContainerEngine/nodePool:NodePool::oci-h100-h100":
+            "gpufabric:oci:GpuNodePool",  # line 21
+        OCI_OLD + "oci:Core/computeCluster:ComputeCluster::oci-h100-h100-rdma":
+            "gpufabric:oci:GpuNodePool",  # line 23
+        OCI_OLD + "oci:Core/natGateway:NatGateway::oci-h100-nat":
+            "gpufabric:oci:FabricNetwork",  # line 24
+        OCI_OLD + "oci:Core/securityList:SecurityList::oci-h100-workers-sl":
+            "gpufabric:oci:FabricNetwork",  # line 29
+        OCI_OLD + "oci:Core/subnet:Subnet::oci-h100-workers-subnet":
+            "gpufabric:oci:FabricNetwork",  # line 34
+        OCI_OLD + "oci:Core/vcn:Vcn::oci-h100-vcn": "gpufabric:oci:FabricNetwork",  # line 35
+    },
 }
 # Stayed direct children of the cluster (line numbers @137271c): the subscription-wide
 # InfiniBand feature (one per subscription, shared by every pool) and the cluster's own
@@ -86,6 +101,13 @@ STAYED = {
     "do-h200": [
         DO_OLD + "digitalocean:index/kubernetesCluster:KubernetesCluster::do-h200-doks",  # line 1
     ],
+    # The OKE cluster and its system pool, and the launch policy every GPU pool shares
+    # (one per cluster; in compute-cluster scope it names every pool's compute cluster).
+    "oci-h100": [
+        OCI_OLD + "oci:ContainerEngine/cluster:Cluster::oci-h100-oke",  # line 20
+        OCI_OLD + "oci:ContainerEngine/nodePool:NodePool::oci-h100-system",  # line 22
+        OCI_OLD + "oci:Identity/policy:Policy::oci-h100-compute-cluster-launch",  # line 36
+    ],
 }
 BLOCKS = {
     "gcp-a4": {"gpufabric:gcp:FabricNetwork": "dranet-network",
@@ -96,6 +118,8 @@ BLOCKS = {
                    "gpufabric:azure:GpuNodePool": "azure-ndv5-h100-pool"},
     "do-h200": {"gpufabric:digitalocean:FabricNetwork": "do-h200-network",
                 "gpufabric:digitalocean:GpuNodePool": "do-h200-h200-pool"},
+    "oci-h100": {"gpufabric:oci:FabricNetwork": "oci-h100-network",
+                 "gpufabric:oci:GpuNodePool": "oci-h100-h100-pool"},
 }
 # The cluster component's module where the stack name abbreviates it.
 MODULE = {"do": "digitalocean"}
@@ -182,3 +206,29 @@ def test_do_pool_block_refuses_another_pools_fabric_and_an_unknown_partition_mod
                        r"AMD_PARTITION_MODE_SPX_NPS1, AMD_PARTITION_MODE_DPX_NPS2"):
         DoksGpuNodePool("p", DoksGpuNodePoolArgs("p", "id", pool, fabric,
                                                  amd_gpu_partition_mode="SPX"))
+
+
+# -- OCI: the GPU node pool block alone -------------------------------------------------
+def _oci_pool_args(**change: object) -> OciGpuNodePoolArgs:
+    spec = load_spec(spec_dict("oci"))
+    (pool,) = spec.node_pools
+    args = OciGpuNodePoolArgs(
+        "team", "team", "ocid1.compartment.oc1..aaaatest", "ocid1.cluster.oc1.iad.mine",
+        "Uocm:US-ASHBURN-AD-1", pool, describe_cluster(spec)[pool.name], "v1.34.1",
+        "ocid1.subnet.oc1.iad.workers", "ocid1.image.oc1.iad.aaaatest",
+        pod_subnet_id="ocid1.subnet.oc1.iad.pods",
+    )
+    return replace(args, **change)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"pod_subnet_id": None}, ("pod_subnet_id", "npn", "flannel")),
+    ({"cni": "calico"}, ("cni", "'calico'", "npn, flannel")),
+    ({"kubernetes_version": "1.34"}, ("kubernetes_version", "'1.34'", "v1.34.1")),
+])
+def test_oci_pool_block_refuses_bad_args_before_any_resource(change, words) -> None:
+    """Raised before the component registers (no Pulumi runtime is needed to see it)."""
+    with pytest.raises(ValueError) as info:
+        OciGpuNodePool("team-h100", _oci_pool_args(**change))
+    for word in words:
+        assert word in str(info.value), word

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -197,5 +198,48 @@ def test_fabric_pool_joins_an_existing_doks_cluster() -> None:
     assert sorted(r.inputs["metadata"]["name"] for r in nads) == [
         f"roce-net-fabric{i}" for i in range(8)]
     provider = plan.one("pulumi:providers:kubernetes", "my-doks")
+    k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
+    assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)
+
+
+def test_rdma_pool_joins_an_existing_oke_cluster_and_subnets() -> None:
+    plan = _run_example("oci-rdma-existing-oke", {
+        "compartment-id": "ocid1.compartment.oc1..team", "cluster-id": "ocid1.cluster.oc1.iad.mine",
+        "availability-domain": "Uocm:US-ASHBURN-AD-2",
+        "worker-subnet-id": "ocid1.subnet.oc1.iad.workers",
+        "pod-subnet-id": "ocid1.subnet.oc1.iad.pods", "image-id": "ocid1.image.oc1.iad.rdma",
+        "kubeconfig": "apiVersion: v1\nkind: Config\n",
+    }, secret_keys=["kubeconfig"])
+    # Nothing of the team's own: no VCN, subnet, gateway, security list, cluster, system pool.
+    assert not [r for r in plan.resources if r.type.startswith("oci:Core/")
+                and r.type != "oci:Core/computeCluster:ComputeCluster"]
+    assert not plan.by_type("oci:ContainerEngine/cluster:Cluster")
+    pool = plan.one("oci:ContainerEngine/nodePool:NodePool")
+    assert pool.inputs["clusterId"] == "ocid1.cluster.oc1.iad.mine"
+    assert pool.inputs["nodeShape"] == "BM.GPU.H100.8"
+    assert pool.inputs["kubernetesVersion"] == "v1.34.1"  # components/versions.py OKE 1.34
+    assert pool.inputs["nodeSourceDetails"]["imageId"] == "ocid1.image.oc1.iad.rdma"
+    details = pool.inputs["nodeConfigDetails"]
+    assert details["size"] == 2
+    assert details["placementConfigs"] == [{"availabilityDomain": "Uocm:US-ASHBURN-AD-2",
+                                            "subnetId": "ocid1.subnet.oc1.iad.workers"}]
+    assert details["nodePoolPodNetworkOptionDetails"] == {
+        "cniType": "OCI_VCN_IP_NATIVE", "podSubnetIds": ["ocid1.subnet.oc1.iad.pods"],
+        "maxPodsPerNode": 110}  # oci-hpc-oke terraform/variables.tf max_pods_per_node
+    # Its own RDMA compute cluster in the same AD (RDMA does not cross ADs or clusters).
+    cc = plan.one("oci:Core/computeCluster:ComputeCluster", "train-h100-rdma")
+    assert cc.inputs["availabilityDomain"] == "Uocm:US-ASHBURN-AD-2"
+    assert details["computeClusterId"] == plan.outputs["compute_cluster_id"]
+    user_data = base64.b64decode(pool.inputs["nodeMetadata"]["user_data"]).decode()
+    assert "--register-with-taints=nvidia.com/gpu=present:NoSchedule" in user_data
+    block = plan.one("gpufabric:oci:GpuNodePool", "train-h100")
+    assert pool.parent == block.urn and cc.parent == block.urn
+    # The pool waits for the launch policy (compartment scope: oci-hpc-oke's statement).
+    policy = plan.one("oci:Identity/policy:Policy", "train-compute-cluster-launch")
+    assert policy.inputs["statements"] == [
+        "Allow any-user to {COMPUTE_CLUSTER_LAUNCH_INSTANCE} in compartment id "
+        "ocid1.compartment.oc1..team where request.principal.type = 'nodepool'"]
+    assert plan.depends_on(pool, policy)
+    provider = plan.one("pulumi:providers:kubernetes", "my-oke")
     k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
     assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)

@@ -124,8 +124,12 @@ def test_child_names_derive_from_the_component_name(spec_plan) -> None:
     component = plan.one(COMPONENT)
     oci_children = [r for r in plan.resources if r.type.startswith("oci:")]
     assert oci_children
+    # Directly, or through a building block the component owns (FabricNetwork, GpuNodePool).
+    blocks = {r.urn for r in plan.resources
+              if r.type.startswith("gpufabric:oci:") and r.parent == component.urn}
+    assert len(blocks) == 2
     for res in oci_children:
-        assert res.parent == component.urn, res.name
+        assert res.parent == component.urn or res.parent in blocks, res.name
         assert res.name.startswith(f"{component.name}-"), res.name
 
 

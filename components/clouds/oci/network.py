@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,12 +81,13 @@ def _egress(destination: pulumi.Input[str], protocol: str, description: str, *,
 
 
 class OkeNetwork:
-    """Creates the VCN and everything in it as children of ``parent``."""
+    """Creates the VCN and everything in it with the options ``child()`` gives (parent,
+    aliases): :class:`~components.clouds.oci.blocks.OciFabricNetwork` passes its own."""
 
     def __init__(
         self,
         name: str,
-        parent: pulumi.Resource,
+        child: Callable[..., pulumi.ResourceOptions],
         compartment_id: str,
         addresses: AddressPlan,
         *,
@@ -96,7 +97,7 @@ class OkeNetwork:
         public_load_balancers: bool,
     ) -> None:
         self.name = name
-        self.parent = parent
+        self.child = child
         self.compartment_id = compartment_id
         self.a = addresses
         self.tags = tags
@@ -112,7 +113,7 @@ class OkeNetwork:
         )
         services = core.get_services_output(
             filters=[core.GetServicesFilterArgs(name="name", values=[OSN_SERVICES], regex=True)],
-            opts=pulumi.InvokeOutputOptions(parent=parent),
+            opts=pulumi.InvokeOutputOptions(parent=child().parent),
         )
         service = services.services.apply(lambda s: s[0])
         self.osn_cidr = service.apply(lambda s: s.cidr_block)
@@ -244,15 +245,8 @@ class OkeNetwork:
             lb_subnet_id=self.lb_subnet.id,
         )
 
-    def outputs(self) -> dict[str, Any]:
-        return {
-            "vcn_id": self.vcn.id,
-            "worker_subnet_id": self.worker_subnet.id,
-            "pod_subnet_id": self.pod_subnet.id if self.pod_subnet else None,
-        }
-
     def _opts(self, **kwargs: Any) -> pulumi.ResourceOptions:
-        return pulumi.ResourceOptions(parent=self.parent, **kwargs)
+        return self.child(**kwargs)
 
     def _subnet(
         self,
