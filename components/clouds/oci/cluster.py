@@ -5,7 +5,7 @@ pool's availability domain) and one OKE managed node pool launched into it via
 ``node_config_details.compute_cluster_id``. Node pools launch instances as the
 ``nodepool`` principal, so an IAM policy grants exactly
 ``COMPUTE_CLUSTER_LAUNCH_INSTANCE`` to that principal type (oci-hpc-oke's
-statement), before any pool is created.
+statement), and every RDMA node pool waits for it.
 
 Child names (compatibility surface, keep stable): ``<name>-vcn``, ``-nat``,
 ``-sgw``, ``-igw``, ``-private-rt``, ``-public-rt``, ``-<role>-sl``,
