@@ -166,3 +166,25 @@ def test_dra_on_aks_claims_gpus_only_and_keeps_hcas_on_the_device_plugin(machine
     assert fragment.limits["rdma/hca_shared_devices_a"] == "1"
     assert fragment.resource_claims == [{"name": "gpu",
                                          "resourceClaimTemplateName": "8-gpu"}]
+
+
+def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
+    """ND MI300X v5 has AMD GPUs: the NVIDIA DRA driver (DeviceClass gpu.nvidia.com, what
+    the layer claimed before) publishes none of them. AMD's driver is ROCm/k8s-gpu-dra-driver
+    (deployments/helm/k8s-gpu-dra-driver/templates/deviceclass.yaml at 4482249: DeviceClass
+    gpu.amd.com), not installed on AKS by this library: refused on the one validation path."""
+    from components.errors import SpecError
+    from components.preflight import check_spec
+
+    data = spec_dict("azure", fabric={"mode": "dra"})
+    data["node_pools"][0]["machine_type"] = "Standard_ND96isr_MI300X_v5"
+    with pytest.raises(SpecError) as info:
+        check_spec(load_spec(data))
+    (problem,) = info.value.problems
+    assert problem.path == "fabric.mode"
+    assert problem.value == "dra"
+    assert problem.message == (
+        "pool 'gpu' (Standard_ND96isr_MI300X_v5) has AMD MI300X 192GB GPUs; GPU DRA on AKS "
+        "is the NVIDIA DRA driver (DeviceClass gpu.nvidia.com), which publishes no AMD GPU, and "
+        "AMD's driver (DeviceClass gpu.amd.com) is not installed on AKS; valid for this "
+        "pool: fabric.mode auto or device-plugin")

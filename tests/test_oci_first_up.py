@@ -112,3 +112,26 @@ def test_max_pods_per_node_is_set(stack_plan) -> None:
              for r in plan.by_type(POOL)}
     assert found.pop("system") == 93
     assert set(found.values()) == {110}
+
+
+def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
+    """BM.GPU.MI300X.8 has AMD GPUs: OKE's DRA mode installs the NVIDIA DRA driver
+    (DeviceClass gpu.nvidia.com), which publishes none of them; AMD's is
+    ROCm/k8s-gpu-dra-driver (DeviceClass gpu.amd.com, deviceclass.yaml at 4482249)."""
+    import pytest
+
+    from components.errors import SpecError
+    from components.preflight import check_spec
+    from components.spec import load_spec
+    from tests.specs import spec_dict
+
+    data = spec_dict("oci", fabric={"mode": "dra"})
+    data["node_pools"][0]["machine_type"] = "BM.GPU.MI300X.8"
+    with pytest.raises(SpecError) as info:
+        check_spec(load_spec(data))
+    (problem,) = info.value.problems
+    assert (problem.path, problem.value) == ("fabric.mode", "dra")
+    assert "AMD MI300X 192GB GPUs" in problem.message
+    assert "DeviceClass gpu.amd.com" in problem.message
+    assert problem.message.endswith(
+        "valid for this pool: fabric.mode auto, device-plugin or host-network")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from components.catalog import Machine
+from components.catalog import GpuVendor, Machine
 from components.fabric.description import (
     FABRIC_LABEL,
     GPU_PRESENT_LABEL,
@@ -13,6 +13,7 @@ from components.fabric.description import (
     DraClasses,
     Taint,
 )
+from components.fabric.problems import refuse
 from components.fabric.taints import gpu_taint
 from components.kube_version import KubeVersion
 
@@ -23,6 +24,12 @@ DRA_V1 = "resource.k8s.io/v1"
 DRA_V1BETA1 = "resource.k8s.io/v1beta1"
 DRANET_DRIVER = "dra.net"
 DEFAULT_NIC_CLASS = "dranet"
+NVIDIA_GPU_CLASS = "gpu.nvidia.com"
+# DeviceClass of AMD's GPU DRA driver (ROCm/k8s-gpu-dra-driver
+# deployments/helm/k8s-gpu-dra-driver/templates/deviceclass.yaml: gpu.amd.com, selecting
+# device.driver == 'gpu.amd.com'). Only DOKS installs that driver (its managed
+# amd_gpu_dra_driver); elsewhere this library installs the NVIDIA one.
+AMD_GPU_CLASS = "gpu.amd.com"
 
 
 def pool_labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
@@ -63,6 +70,33 @@ def nccl_env(machine: Machine, overrides: Mapping[str, str] | None = None) -> di
 
 def fabric_mtu(spec: ClusterSpec, machine: Machine) -> int | None:
     return spec.fabric.mtu or machine.mtu
+
+
+def refuse_amd_gpu_dra(
+    spec: ClusterSpec, pool: GpuNodePoolSpec, cluster_kind: str, valid_modes: str
+) -> None:
+    """Refuse GPU DRA on a pool whose GPUs are not NVIDIA's, where the only GPU DRA driver
+    this library installs is NVIDIA's (chart nvidia-dra-driver-gpu, DeviceClass
+    ``gpu.nvidia.com``).
+
+    Its kubelet plugin publishes no device on an AMD node, so every claim of class
+    ``gpu.nvidia.com`` would stay Pending while ``pulumi up`` reports success. AMD's
+    driver (ROCm/k8s-gpu-dra-driver, class ``gpu.amd.com``) is not wired up on these
+    clouds: no pinned chart and values are verified here, and it needs the amdgpu
+    driver and ROCm on the node, which the images used here do not promise.
+    """
+    vendor = pool.machine.gpu.vendor
+    if vendor is GpuVendor.NVIDIA:
+        return
+    refuse(
+        "fabric.mode",
+        f"pool '{pool.name}' ({pool.machine_type}) has {vendor.name} {pool.machine.gpu.model} "
+        f"GPUs; GPU DRA on {cluster_kind} is the NVIDIA DRA driver (DeviceClass "
+        f"{NVIDIA_GPU_CLASS}), which publishes no {vendor.name} GPU, and AMD's driver "
+        f"(DeviceClass {AMD_GPU_CLASS}) is not installed on {cluster_kind}; valid for this "
+        f"pool: fabric.mode {valid_modes}",
+        spec.fabric.mode.value,
+    )
 
 
 def dra_api_version(spec: ClusterSpec) -> str:

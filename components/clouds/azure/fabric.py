@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.clouds.azure.topology import TOPOLOGY_KEY, config_map_name
-from components.fabric.derive import dra_classes, fabric_mtu, nccl_env, pool_labels, pool_taints
+from components.fabric.derive import (
+    dra_classes,
+    fabric_mtu,
+    nccl_env,
+    pool_labels,
+    pool_taints,
+    refuse_amd_gpu_dra,
+)
 from components.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
 from components.fabric.problems import refuse
 
@@ -57,6 +64,8 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         mounts[topology_config_map(machine.topology)] = TOPOLOGY_MOUNT
         env_overrides["NCCL_TOPO_FILE"] = f"{TOPOLOGY_MOUNT}/{TOPOLOGY_KEY}"
     dra = mode == "dra"
+    if dra:
+        refuse_amd_gpu_dra(spec, pool, "AKS", "auto or device-plugin")
     return FabricDescription(
         cloud=spec.cloud,
         pool=pool.name,

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 from components.catalog import GpuVendor
 from components.clouds.digitalocean.doks_version import doks_version
 from components.clouds.digitalocean.managed import options, uses_gpu_dra, vendors
-from components.fabric.derive import dra_classes, fabric_mtu, nccl_env, pool_labels, pool_taints
+from components.fabric.derive import (
+    AMD_GPU_CLASS,
+    NVIDIA_GPU_CLASS,
+    dra_classes,
+    fabric_mtu,
+    nccl_env,
+    pool_labels,
+    pool_taints,
+)
 from components.fabric.description import Attach, DevicePlugin, DraClasses, FabricDescription, Rail
 from components.fabric.problems import refuse
 
@@ -23,10 +31,6 @@ if TYPE_CHECKING:
 
 NAD_PREFIX = "roce-net-"
 MULTUS_ANNOTATION = "k8s.v1.cni.cncf.io/networks"
-NVIDIA_GPU_CLASS = "gpu.nvidia.com"
-# DeviceClass of AMD's GPU DRA driver (ROCm k8s-gpu-dra-driver, driver gpu.amd.com), which
-# DOKS installs as amd_gpu_dra_driver.
-AMD_GPU_CLASS = "gpu.amd.com"
 # DO VPC ip_range limits (pulumi-digitalocean Vpc.ip_range: "not larger than /16 or
 # smaller than /24").
 VPC_PREFIXES = (16, 24)

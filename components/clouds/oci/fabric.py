@@ -18,7 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.catalog import GpuVendor
-from components.fabric.derive import dra_classes, fabric_mtu, nccl_env, pool_labels, pool_taints
+from components.fabric.derive import (
+    dra_classes,
+    fabric_mtu,
+    nccl_env,
+    pool_labels,
+    pool_taints,
+    refuse_amd_gpu_dra,
+)
 from components.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
 from components.fabric.problems import refuse
 
@@ -68,6 +75,8 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         # manifests/nccl-tests/kueue/virtual-functions/BM.GPU.H100.8.yaml and B200/B300).
         overrides = {"NCCL_IB_HCA": "mlx5", "NCCL_SOCKET_IFNAME": "eth0"}
     dra = attach is Attach.DRA
+    if dra:
+        refuse_amd_gpu_dra(spec, pool, "OKE", "auto, device-plugin or host-network")
     labels = pool_labels(pool, dra=dra)
     if machine.gpu.vendor is GpuVendor.NVIDIA:
         gpu_operator = spec.addons.gpu_operator.enabled is not False
