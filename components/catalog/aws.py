@@ -38,6 +38,11 @@ _AWS = ("shared/reference/aws.md", "karpenter-provider-aws instance-types.md",
         "docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html#network-cards")
 
 
+# Host vCPUs and memory (GiB): karpenter-provider-aws website/content/en/docs/reference/
+# instance-types.md (commit 1d92708), generated from EC2 DescribeInstanceTypes: the
+# karpenter.k8s.aws/instance-cpu and instance-memory (MiB) labels beside each machine.
+# p6e-gb200.36xlarge is not in that list and no AWS page was readable here: None.
+
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- AWS --
     Machine(
@@ -45,12 +50,14 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
         round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s (2x p4de, same 4x100G EFA)",
         _AWS, network_cards=4,
+        host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
     ),
     Machine(
         Cloud.AWS, "p4de.24xlarge", "P4de", A100_80, 8,
         FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
         round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s all_reduce at 2 GiB (awsome)",
         _AWS, network_cards=4,
+        host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
     ),
     Machine(
         Cloud.AWS, "p5.48xlarge", "P5", H100_80, 8,
@@ -58,28 +65,33 @@ MACHINES: tuple[Machine, ...] = (
         round(443.72 * 0.85, 1), "measured: 85% of 443.72 GB/s all_reduce at 2 GiB (awsome)",
         _AWS, network_cards=32,
         notes="all_reduce busbw exceeds the 400 GB/s line rate (NVLink reduces in-node).",
+        host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
     ),
     Machine(
         Cloud.AWS, "p5e.48xlarge", "P5e", H200_141, 8,
         FabricKind.EFA, 32, 100, 3200, 9001, AWS_EFA,
         round(443.72 * 0.85, 1), "measured on p5 (same 32x100G EFA fabric): 85% of 443.72",
         _AWS, network_cards=32,
+        host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
     ),
     Machine(
         Cloud.AWS, "p5en.48xlarge", "P5en", H200_141, 8,
         FabricKind.EFA, 16, 200, 3200, 9001, AWS_EFA,
         _derived(16, 200, 0.7), DERIVED_RDMA, _AWS, network_cards=16,
+        host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
     ),
     Machine(
         Cloud.AWS, "p6-b200.48xlarge", "P6-B200", B200, 8,
         FabricKind.EFA, 8, 400, 3200, 9001, AWS_EFA,
         _derived(8, 400, 0.7), DERIVED_RDMA, _AWS, network_cards=8,
+        host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
     ),
     Machine(
         Cloud.AWS, "p6-b300.48xlarge", "P6-B300", B300, 8,
         FabricKind.EFA, 16, 400, 6400, 9001, AWS_EFA,
         _derived(16, 400, 0.7), DERIVED_RDMA, _AWS, network_cards=17,
         notes="17 network cards, 16 with EFA: card 0 carries only the primary ENA.",
+        host_vcpus=192, host_memory_gib=4096,  # instance-memory 4194304 MiB
     ),
     Machine(
         Cloud.AWS, "p6e-gb200.36xlarge", "P6e-GB200", GB200, 4,
@@ -93,9 +105,11 @@ MACHINES: tuple[Machine, ...] = (
         Cloud.AWS, "g6e.48xlarge", "G6e", L40S, 8,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AWS,
         notes="Has 4 EFA at 100 Gb/s but no GPUDirect RDMA; not a training fabric here.",
+        host_vcpus=192, host_memory_gib=1536,  # instance-memory 1572864 MiB
     ),
     Machine(
         Cloud.AWS, "g5.48xlarge", "G5", A10, 8,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AWS,
+        host_vcpus=192, host_memory_gib=768,  # instance-memory 786432 MiB
     ),
 )

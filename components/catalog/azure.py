@@ -97,6 +97,13 @@ AZURE_TOPOLOGIES: Mapping[str, PciTopology] = MappingProxyType({
 })
 
 
+# Host vCPUs and memory (GiB): the "Host specifications" table of each size-series page
+# on learn.microsoft.com (azure/virtual-machines/sizes/gpu-accelerated/*-series), whose
+# source is MicrosoftDocs/azure-compute-docs articles/virtual-machines/sizes/
+# gpu-accelerated/includes/<file named beside each machine>; NC sizes are the smallest
+# size of their series (nca100v4-series.md "Sizes in series"; the ncadsh100v5 range's
+# lower bound, 40 vCPUs / 320 GiB, is NC40ads).
+
 MACHINES: tuple[Machine, ...] = (
     # --------------------------------------------------------------- Azure --
     Machine(
@@ -104,12 +111,14 @@ MACHINES: tuple[Machine, ...] = (
         FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
         180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
         _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        host_vcpus=96, host_memory_gib=900,  # ndasra100v4-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND96amsr_A100_v4", "NDm A100 v4", A100_80, 8,
         FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
         180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
         _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        host_vcpus=96, host_memory_gib=1900,  # ndma100v4-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND96isr_H100_v5", "ND H100 v5", H100_80, 8,
@@ -117,17 +126,20 @@ MACHINES: tuple[Machine, ...] = (
         _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
         nic_names=_names("ib", 8), topology="ndv5",
         notes="Azure's 8-node SHARP baseline is ~450 GB/s (fail < 300); no 2-node figure.",
+        host_vcpus=96, host_memory_gib=1900,  # ndh100v5-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND96isr_H200_v5", "ND H200 v5", H200_141, 8,
         FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
         _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
         nic_names=_names("ib", 8), topology="ndv5",
+        host_vcpus=96, host_memory_gib=1850,  # nd-h200-v5-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND96isr_MI300X_v5", "ND MI300X v5", MI300X, 8,
         FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
         _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE, nic_names=_names("ib", 8),
+        host_vcpus=96, host_memory_gib=1850,  # ndmi300xv5-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND128isr_NDR_GB200_v6", "ND GB200 v6", GB200, 4,
@@ -135,6 +147,7 @@ MACHINES: tuple[Machine, ...] = (
         _derived(4, 400, 0.7), DERIVED_RDMA, _AZURE,
         cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
+        host_vcpus=128, host_memory_gib=900,  # nd-gb200-v6-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_ND128isr_GB300_v6", "ND GB300 v6", GB300, 4,
@@ -143,13 +156,16 @@ MACHINES: tuple[Machine, ...] = (
         "measured: 85% of ~200 GB/s inter-rack IB-only all_reduce (ai-infrastructure-on-azure)",
         _AZURE, cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
+        host_vcpus=128, host_memory_gib=864,  # nd-gb300-v6-series-specs.md
     ),
     Machine(
         Cloud.AZURE, "Standard_NC24ads_A100_v4", "NC A100 v4", A100_80, 1,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        host_vcpus=24, host_memory_gib=220,  # nca100v4-series.md size table
     ),
     Machine(
         Cloud.AZURE, "Standard_NC40ads_H100_v5", "NC H100 v5", H100_80, 1,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        host_vcpus=40, host_memory_gib=320,  # ncadsh100v5-series-specs.md
     ),
 )

@@ -76,6 +76,12 @@ GKE_TCPX = NcclProfile(
 _GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth")
 
 
+# Host vCPUs and memory: cloud.google.com/compute/docs/accelerator-optimized-machines,
+# which documents memory in "GB" (the scheduling simulation's 7.5 % overhead margin
+# covers reading them as GiB). Only A3 High was readable here ("The A3 machine series
+# has 208 vCPUs, and 1,872 GB of memory", when A3 High was its only type); the other
+# machine tables were not: their host figures stay None.
+
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- GCP --
     Machine(
@@ -85,6 +91,7 @@ MACHINES: tuple[Machine, ...] = (
         nic_names=tuple(f"eth{i}" for i in range(1, 5)),
         local_ssd_count=16, accelerator="nvidia-h100-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 25 GB/s is on the Avg line, not comparable.",
+        host_vcpus=208, host_memory_gib=1872,  # 208 vCPUs, 1,872 GB
     ),
     Machine(
         Cloud.GCP, "a3-megagpu-8g", "A3 Mega", H100_80, 8,

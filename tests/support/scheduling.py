@@ -16,11 +16,18 @@ Checks (each problem is a sentence naming the workload and the pool):
   inject), lands on its pool, fits the node's allocatable (GPUs, NICs, pooled
   devices, hugepages; DRA claims against the node's GPUs and fabric NICs), and finds
   what it references (NADs, claim templates, ConfigMaps) in every workload namespace,
-  within its ResourceQuota.
+  within its ResourceQuota;
+* every DaemonSet that lands on a GPU node, plus each of those training pods (its main
+  container's fabric requests and its native sidecars), fits the node's cpu and memory:
+  the catalog's host vCPUs and memory minus the managed service's documented
+  reservation (:mod:`tests.support.node_reservation`).
 
-What it does not model: cpu and memory (the catalog has no host vCPU/memory per
-machine), preferred affinities, pod (anti-)affinity, topology spread, priority and
-preemption, and labels a controller adds that are not listed in :func:`_runtime_labels`.
+What it does not model: cpu and memory on machines whose host figures the catalog does
+not have (None: not verified), the requests of the GPU Operator's operands (its
+ClusterPolicy defaults, not values the project sets) and of chart workloads whose values
+set no ``resources.requests``, LimitRange defaults, preferred affinities, pod
+(anti-)affinity, topology spread, priority and preemption, and labels a controller adds
+that are not listed in :func:`_runtime_labels`.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from components.fabric.workload import FragmentError, pod_fragment
 from components.plan import PlanResult
 from components.spec import ClusterSpec
 from tests.support.helm_values import chart_defaults, subcharts
+from tests.support.node_reservation import host_allocatable
 
 # What NFD labels (node-feature-discovery "pci" source: vendor ids) and what the GPU
 # Operator labels once NFD saw an NVIDIA GPU (gpu-operator: nvidia.com/gpu.present).
@@ -82,6 +90,7 @@ class Workload:
     terms: tuple[tuple[Mapping[str, Any], ...], ...]  # required nodeSelectorTerms (ORed)
     tolerations: tuple[Mapping[str, Any], ...]
     needs: str = "gpu"  # DaemonSets: "gpu" (every GPU node) | "all" (every node)
+    requests: Mapping[str, int] = field(default_factory=dict)  # cpu millicores, memory MiB
 
 
 # -- node groups from the plan -------------------------------------------------------
@@ -204,6 +213,9 @@ def node_allocatable(group: NodeGroup) -> dict[str, int]:
         out[res] = 64 * count if fabric.pooled_scaling == "per_pod" else count
     if fabric.hugepages_2mi:
         out["hugepages-2Mi"] = EFA_NODE_HUGEPAGES_MI
+    host = host_allocatable(fabric.cloud, machine, out.get("hugepages-2Mi", 0))
+    if host is not None:
+        out.update(host)
     out["dra/gpus"] = machine.gpus
     out["dra/nics"] = machine.fabric_nics
     return out
@@ -286,11 +298,46 @@ def _terms(affinity: Mapping[str, Any] | None) -> tuple[tuple[Mapping[str, Any],
     return tuple(tuple(t.get("matchExpressions", [])) for t in terms)
 
 
+def cpu_millicores(text: Any) -> int:
+    """A Kubernetes cpu quantity in millicores ("150m", "1", 0.5)."""
+    text = str(text)
+    if text.endswith("m"):
+        return math.ceil(float(text[:-1]))
+    return math.ceil(float(text) * 1000)
+
+
+def container_requests(containers: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Summed cpu (millicores) and memory (MiB) requests; a container that sets only a
+    limit requests its limit (the API server defaults requests to limits)."""
+    out = {"cpu": 0, "memory": 0}
+    for container in containers:
+        res = container.get("resources") or {}
+        asked = {**(res.get("limits") or {}), **(res.get("requests") or {})}
+        if "cpu" in asked:
+            out["cpu"] += cpu_millicores(asked["cpu"])
+        if "memory" in asked:
+            out["memory"] += memory_mebibytes(asked["memory"])
+    return out
+
+
+def pod_requests(pod_spec: Mapping[str, Any]) -> dict[str, int]:
+    """A pod's effective requests: its containers and native sidecars (init containers
+    with restartPolicy Always) add up; a plain init container runs alone, so the pod asks
+    the larger of the two (Kubernetes "Resource sharing within containers")."""
+    inits = pod_spec.get("initContainers") or []
+    sidecars = [c for c in inits if c.get("restartPolicy") == "Always"]
+    running = container_requests([*(pod_spec.get("containers") or []), *sidecars])
+    for init in (c for c in inits if c.get("restartPolicy") != "Always"):
+        alone = container_requests([init])
+        running = {k: max(v, alone[k]) for k, v in running.items()}
+    return running
+
+
 def pod_workload(name: str, kind: str, pod_spec: Mapping[str, Any], needs: str = "gpu"
                  ) -> Workload:
     return Workload(name, kind, dict(pod_spec.get("nodeSelector") or {}),
                     _terms(pod_spec.get("affinity")), tuple(pod_spec.get("tolerations") or ()),
-                    needs)
+                    needs, pod_requests(pod_spec))
 
 
 # -- workloads of the layer ------------------------------------------------------------
@@ -377,7 +424,8 @@ def layer_workloads(layer: Layer) -> list[Workload]:
             out.append(Workload(f"{chart} chart: {workload}", kind,
                                 dict(placement.get("nodeSelector") or {}),
                                 _terms(placement.get("affinity")),
-                                tuple(placement.get("tolerations") or ()), needs))
+                                tuple(placement.get("tolerations") or ()), needs,
+                                container_requests([placement])))
             if chart == "gpu-operator" and workload == "gpu-operator":
                 # The operator's operands (driver, toolkit, device plugin, DCGM...) run on
                 # nodes it labels nvidia.com/gpu.present=true, with daemonsets.tolerations.
@@ -424,6 +472,43 @@ def _quantity(text: str) -> int:
     return math.ceil(float(text))
 
 
+def memory_mebibytes(text: Any) -> int:
+    """A Kubernetes memory quantity in MiB, rounded up (binary and decimal suffixes;
+    a bare number is bytes)."""
+    text = str(text)
+    factors = (("Ki", 2**10), ("Mi", 2**20), ("Gi", 2**30), ("Ti", 2**40),
+               ("k", 10**3), ("M", 10**6), ("G", 10**9), ("T", 10**12))
+    for suffix, factor in factors:
+        if text.endswith(suffix):
+            return math.ceil(float(text[: -len(suffix)]) * factor / 2**20)
+    return math.ceil(float(text) / 2**20)
+
+
+def fragment_requests(frag: Any) -> dict[str, int]:
+    """cpu/memory a training pod built from the fragment asks: its main container's
+    requests (the fragment's limits are requests too) and its native sidecars'."""
+    main = {"resources": {"requests": {**frag.limits, **frag.requests}}}
+    return pod_requests({"containers": [main], "initContainers": list(frag.sidecars)})
+
+
+def host_fit_problems(where: str, group: NodeGroup, pod: Mapping[str, int],
+                      agents: Sequence[Workload]) -> list[str]:
+    """The pod plus every DaemonSet that lands on the group within the node's cpu and
+    memory (skipped where the catalog has no host figures)."""
+    landed = [w for w in agents if w.kind == "DaemonSet" and lands(w, group) is None]
+    problems = []
+    for res, unit in (("cpu", "m"), ("memory", "Mi")):
+        have = group.allocatable.get(res)
+        if have is None:
+            continue
+        agents_ask = sum(w.requests.get(res, 0) for w in landed)
+        if pod.get(res, 0) + agents_ask > have:
+            problems.append(f"{where} asks {res}={pod.get(res, 0)}{unit} beside "
+                            f"{agents_ask}{unit} of {len(landed)} DaemonSets; the node "
+                            f"offers {have}{unit}")
+    return problems
+
+
 def _claim_counts(template: Mapping[str, Any], fabric: FabricDescription) -> tuple[int, int]:
     """GPUs and fabric NICs one claim from this template asks for."""
     gpus = nics = 0
@@ -464,6 +549,7 @@ def training_pod_problems(spec: ClusterSpec, layer: Layer, groups: list[NodeGrou
             ns = m["metadata"].get("namespace")
             templates[(ns, channel)] = {"spec": {"spec": {"devices": {"requests": []}}}}
     quotas = [m for m in layer.manifests() if m["kind"] == "ResourceQuota"]
+    agents = [w for w in layer_workloads(layer) if w.kind == "DaemonSet"]
     for group in (g for g in groups if g.is_gpu):
         fabric, machine = group.fabric, group.machine
         assert fabric is not None and machine is not None
@@ -486,6 +572,7 @@ def training_pod_problems(spec: ClusterSpec, layer: Layer, groups: list[NodeGrou
                 have = group.allocatable.get(res, 0)
                 if amount > have:
                     problems.append(f"{where} asks {res}={amount}, the node offers {have}")
+            problems += host_fit_problems(where, group, fragment_requests(frag), agents)
             for ns in namespaces:
                 problems += _references(where, frag, ns, objects.get(ns, {}), templates,
                                         fabric, group)
