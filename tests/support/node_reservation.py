@@ -5,10 +5,13 @@ Allocatable = capacity - kube-reserved - system-reserved - eviction-hard (Kubern
 "Reserve Compute Resources for System Daemons"). Each managed service documents its own
 kube-reserved; the formulas below cite theirs:
 
-* GKE: "Plan GKE Standard node sizes" (cloud.google.com/kubernetes-engine/docs/concepts/
-  plan-node-sizes): cpu 6 % of the first core, 1 % of the next, 0.5 % of the next 2,
-  0.25 % above 4; memory 25 % of the first 4 GiB, 20 % of the next 4, 10 % of the next 8,
-  6 % of the next 112, 2 % above 128 GiB; eviction 100 MiB.
+* GKE: "About GKE node sizing" (docs.cloud.google.com/kubernetes-engine/docs/concepts/
+  plan-node-sizes; its wording is quoted verbatim by third parties, the page itself was
+  not readable here): cpu 6 % of the first core, 1 % of the next, 0.5 % of the next 2,
+  0.25 % above 4; memory 255 MiB below 1 GiB, else 25 % of the first 4 GiB, 20 % of the
+  next 4, 10 % of the next 8, 6 % of the next 112, 2 % above 128 GiB; eviction 100 MiB.
+  Newer GKE versions are reported to reserve the lesser of this and a per-pod figure, so
+  the tiered formula is the conservative one.
 * EKS (AL2023 nodeadm, awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go):
   cpu the same tiers as GKE (getCPUMillicoresToReserve: 600/100/50/25 per 10000),
   memory ``11 MiB x maxPods + 255 MiB`` (getMemoryMebibytesToReserve), eviction 100 MiB;
