@@ -54,6 +54,15 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/test_fabric_counts.py",
         ],
     ),
+    "spec": (
+        "components/spec/*",
+        [
+            "tests/test_spec_exact.py",
+            "tests/test_spec.py",
+            "tests/test_spec_hints.py",
+            "tests/test_input_limits.py",
+        ],
+    ),
 }
 
 # mutmut exit codes (mutmut/stats.py, 3.8.1) folded into the three figures we report.

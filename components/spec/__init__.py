@@ -13,6 +13,11 @@ file is reported at once (see :func:`load_spec`).
 The spec is a package split by concern (``base``, ``cluster``, ``pools``, ``fabric``,
 ``addons``, ``tenancy``, ``loading``); every name stays importable from
 ``components.spec``.
+
+The pydantic validators are one-line wrappers: each rule lives in a plain module
+function (``_check_pool``, ``_check_fabric``...). mutmut 3 does not mutate decorated
+functions, so a rule inside a ``@model_validator`` would be invisible to mutation
+testing (``docs/mutation.md``).
 """
 
 from __future__ import annotations

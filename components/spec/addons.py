@@ -27,14 +27,19 @@ class AddonSpec(SpecModel):
     @field_validator("version")
     @classmethod
     def _pinned(cls, value: str | None) -> str | None:
-        if value is not None and not VERSION_PIN.match(value):
-            raise _fail(
-                "unpinned",
-                "'{v}' is not a pinned version; give an exact release such as v1.2.3 "
-                "(not latest/stable/ranges)",
-                v=value,
-            )
-        return value
+        return _pinned_version(value)
+
+
+def _pinned_version(value: str | None) -> str | None:
+    """An exact release, or None (the default of components.versions)."""
+    if value is not None and not VERSION_PIN.match(value):
+        raise _fail(
+            "unpinned",
+            "'{v}' is not a pinned version; give an exact release such as v1.2.3 "
+            "(not latest/stable/ranges)",
+            v=value,
+        )
+    return value
 
 
 class AddonsSpec(SpecModel):

@@ -49,33 +49,38 @@ class LocationSpec(SpecModel):
 
     @model_validator(mode="after")
     def _zone_fits_cloud(self, info: ValidationInfo) -> Self:
-        cloud = _ctx_cloud(info)
-        if cloud in (Cloud.GCP, Cloud.AWS, Cloud.OCI) and not self.zone:
-            raise _fail(
-                "zone_required",
-                "location.zone is required on {cloud}: the GPU nodes and their fabric live in "
-                "one zone (e.g. {example})",
-                cloud=cloud.display,
-                example={Cloud.GCP: "us-west8-c", Cloud.AWS: "us-east-1a",
-                         Cloud.OCI: "Uocm:US-ASHBURN-AD-1"}[cloud],
-                at="zone",
-            )
-        if cloud in (Cloud.GCP, Cloud.AWS) and self.zone and not self.zone.startswith(self.region):
-            raise _fail(
-                "zone_region",
-                "zone '{zone}' is not in region '{region}'; use a zone of that region "
-                "(e.g. {example})",
-                zone=self.zone,
-                region=self.region,
-                # GCP zones are <region>-<letter>, AWS AZs <region><letter> (us-east-1a).
-                example=f"{self.region}-a" if cloud is Cloud.GCP else f"{self.region}a",
-                at="zone", got=self.zone,
-            )
-        if cloud is Cloud.DIGITALOCEAN and self.zone:
-            raise _fail(
-                "zone_unsupported", "DigitalOcean has no zones; remove location.zone", at="zone"
-            )
+        _check_location(self, _ctx_cloud(info))
         return self
+
+
+def _check_location(location: LocationSpec, cloud: Cloud | None) -> None:
+    """The zone is given where the cloud has zones, lies in the region, and absent on DO."""
+    zone, region = location.zone, location.region
+    if cloud in (Cloud.GCP, Cloud.AWS, Cloud.OCI) and not zone:
+        raise _fail(
+            "zone_required",
+            "location.zone is required on {cloud}: the GPU nodes and their fabric live in "
+            "one zone (e.g. {example})",
+            cloud=cloud.display,
+            example={Cloud.GCP: "us-west8-c", Cloud.AWS: "us-east-1a",
+                     Cloud.OCI: "Uocm:US-ASHBURN-AD-1"}[cloud],
+            at="zone",
+        )
+    if cloud in (Cloud.GCP, Cloud.AWS) and zone and not zone.startswith(region):
+        raise _fail(
+            "zone_region",
+            "zone '{zone}' is not in region '{region}'; use a zone of that region "
+            "(e.g. {example})",
+            zone=zone,
+            region=region,
+            # GCP zones are <region>-<letter>, AWS AZs <region><letter> (us-east-1a).
+            example=f"{region}-a" if cloud is Cloud.GCP else f"{region}a",
+            at="zone", got=zone,
+        )
+    if cloud is Cloud.DIGITALOCEAN and zone:
+        raise _fail(
+            "zone_unsupported", "DigitalOcean has no zones; remove location.zone", at="zone"
+        )
 
 
 class KubernetesSpec(SpecModel):
@@ -93,22 +98,27 @@ class KubernetesSpec(SpecModel):
     @field_validator("version")
     @classmethod
     def _version(cls, value: str) -> str:
-        try:
-            parsed = KubeVersion.parse(value)
-        except ValueError as exc:
-            raise _fail("k8s_version", str(exc)) from None
-        if parsed < KubeVersion(1, 30):
-            raise _fail(
-                "k8s_version_old",
-                "Kubernetes {version} is too old; this library supports 1.30 and later "
-                "(1.34+ for DRA resource.k8s.io/v1)",
-                version=value,
-            )
-        return value
+        return _supported_version(value)
 
     @property
     def parsed(self) -> KubeVersion:
         return KubeVersion.parse(self.version)
+
+
+def _supported_version(value: str) -> str:
+    """A Kubernetes version this library supports (1.30 and later)."""
+    try:
+        parsed = KubeVersion.parse(value)
+    except ValueError as exc:
+        raise _fail("k8s_version", str(exc)) from None
+    if parsed < KubeVersion(1, 30):
+        raise _fail(
+            "k8s_version_old",
+            "Kubernetes {version} is too old; this library supports 1.30 and later "
+            "(1.34+ for DRA resource.k8s.io/v1)",
+            version=value,
+        )
+    return value
 
 
 # -- networks ----------------------------------------------------------------
@@ -132,44 +142,54 @@ class NetworkSpec(SpecModel):
     @field_validator("cidr", "pod_cidr", "service_cidr", "fabric_cidr", mode="before")
     @classmethod
     def _strict_cidr(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            try:
-                ipaddress.IPv4Network(value, strict=True)
-            except ValueError as exc:
-                raise _fail(
-                    "cidr",
-                    "'{value}' is not a valid IPv4 CIDR ({reason}); write it like 10.0.0.0/16",
-                    value=value,
-                    reason=str(exc),
-                ) from None
-        return value
+        return _checked_cidr(value)
 
     @model_validator(mode="after")
     def _no_overlaps(self) -> Self:
-        named = [
-            (n, getattr(self, n))
-            for n in ("cidr", "pod_cidr", "service_cidr", "fabric_cidr")
-            if getattr(self, n) is not None
-        ]
-        for i, (name_a, a) in enumerate(named):
-            for name_b, b in named[i + 1 :]:
-                if a.overlaps(b):
-                    raise _fail(
-                        "cidr_overlap",
-                        "network.{a} {va} overlaps network.{b} {vb}; choose disjoint ranges",
-                        a=name_a, va=str(a), b=name_b, vb=str(b),
-                        at=name_b, got=str(b),
-                    )
-        if self.fabric_subnet_prefix < self.fabric_cidr.prefixlen:
-            raise _fail(
-                "fabric_prefix",
-                "fabric_subnet_prefix /{p} is larger than fabric_cidr {c}; use a prefix of at "
-                "least /{min}",
-                p=self.fabric_subnet_prefix, c=str(self.fabric_cidr),
-                min=self.fabric_cidr.prefixlen,
-                at="fabric_subnet_prefix", got=self.fabric_subnet_prefix,
-            )
+        _check_network(self)
         return self
+
+
+def _checked_cidr(value: Any) -> Any:
+    """A CIDR string with its host bits zero (pydantic alone would accept 10.0.0.1/16)."""
+    if isinstance(value, str):
+        try:
+            ipaddress.IPv4Network(value, strict=True)
+        except ValueError as exc:
+            raise _fail(
+                "cidr",
+                "'{value}' is not a valid IPv4 CIDR ({reason}); write it like 10.0.0.0/16",
+                value=value,
+                reason=str(exc),
+            ) from None
+    return value
+
+
+def _check_network(network: NetworkSpec) -> None:
+    """The ranges are disjoint and the per-rail prefix fits inside fabric_cidr."""
+    named = [
+        (n, getattr(network, n))
+        for n in ("cidr", "pod_cidr", "service_cidr", "fabric_cidr")
+        if getattr(network, n) is not None
+    ]
+    for i, (name_a, a) in enumerate(named):
+        for name_b, b in named[i + 1 :]:
+            if a.overlaps(b):
+                raise _fail(
+                    "cidr_overlap",
+                    "network.{a} {va} overlaps network.{b} {vb}; choose disjoint ranges",
+                    a=name_a, va=str(a), b=name_b, vb=str(b),
+                    at=name_b, got=str(b),
+                )
+    if network.fabric_subnet_prefix < network.fabric_cidr.prefixlen:
+        raise _fail(
+            "fabric_prefix",
+            "fabric_subnet_prefix /{p} is larger than fabric_cidr {c}; use a prefix of at "
+            "least /{min}",
+            p=network.fabric_subnet_prefix, c=str(network.fabric_cidr),
+            min=network.fabric_cidr.prefixlen,
+            at="fabric_subnet_prefix", got=network.fabric_subnet_prefix,
+        )
 
 
 class KubeconfigSource(SpecModel):
@@ -185,11 +205,15 @@ class KubeconfigSource(SpecModel):
 
     @model_validator(mode="after")
     def _one(self) -> Self:
-        if (self.config_key is None) == (self.path is None):
-            raise _fail(
-                "kubeconfig_source", "set exactly one of kubeconfig.config_key or kubeconfig.path"
-            )
+        _check_kubeconfig_source(self)
         return self
+
+
+def _check_kubeconfig_source(source: KubeconfigSource) -> None:
+    if (source.config_key is None) == (source.path is None):
+        raise _fail(
+            "kubeconfig_source", "set exactly one of kubeconfig.config_key or kubeconfig.path"
+        )
 
 
 class ExistingClusterSpec(SpecModel):
@@ -251,41 +275,18 @@ class ClusterSpec(SpecModel):
     @field_validator("node_pools")
     @classmethod
     def _pools(cls, value: list[GpuNodePoolSpec]) -> list[GpuNodePoolSpec]:
-        if not value:
-            raise _fail("empty_pools", "node_pools is empty; declare at least one GPU node pool")
-        names = [p.name for p in value]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise _fail(
-                "duplicate_pool", "pool names must be unique; repeated: {d}", d=", ".join(dupes)
-            )
-        return value
+        return _unique_pools(value)
 
     # "before": a section of another cloud is refused as such, not checked against its
     # own schema first (a `gcp:` block on an AWS cluster used to say gcp.project missing).
     @field_validator(*_SECTIONS, mode="before")
     @classmethod
     def _section_matches_cloud(cls, value: Any, info: ValidationInfo) -> Any:
-        cloud = _ctx_cloud(info)
-        if value is not None and cloud is not None and info.field_name != cloud.value:
-            raise _fail(
-                "wrong_section",
-                "section '{s}' is for another cloud: this cluster's cloud is '{c}'; move its "
-                "settings to '{c}:' or remove it",
-                s=info.field_name, c=cloud.value,
-            )
-        return value
+        return _section_of_cloud(value, info.field_name, _ctx_cloud(info))
 
     @model_validator(mode="after")
     def _cross_checks(self) -> Self:
-        problems = _cross_field_problems(self)
-        if problems:
-            raise _fail(
-                "cross_field",
-                "{summary}",
-                summary="; ".join(str(p) for p in problems),
-                problems=[p.as_dict() for p in problems],
-            )
+        _check_cross_fields(self)
         return self
 
     # -- conveniences ----------------------------------------------------
@@ -304,6 +305,43 @@ class ClusterSpec(SpecModel):
     @property
     def fabric_pools(self) -> list[GpuNodePoolSpec]:
         return [p for p in self.node_pools if p.machine.has_fabric]
+
+
+def _unique_pools(pools: list[GpuNodePoolSpec]) -> list[GpuNodePoolSpec]:
+    """At least one pool, and pool names that name one pool each."""
+    if not pools:
+        raise _fail("empty_pools", "node_pools is empty; declare at least one GPU node pool")
+    names = [p.name for p in pools]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise _fail(
+            "duplicate_pool", "pool names must be unique; repeated: {d}", d=", ".join(dupes)
+        )
+    return pools
+
+
+def _section_of_cloud(value: Any, section: str | None, cloud: Cloud | None) -> Any:
+    """A cloud section (``gcp:``, ``aws:``...) is only given for the cluster's own cloud."""
+    if value is not None and cloud is not None and section != cloud.value:
+        raise _fail(
+            "wrong_section",
+            "section '{s}' is for another cloud: this cluster's cloud is '{c}'; move its "
+            "settings to '{c}:' or remove it",
+            s=section, c=cloud.value,
+        )
+    return value
+
+
+def _check_cross_fields(spec: ClusterSpec) -> None:
+    """One error carrying every cross-section problem (loading unpacks them, one per path)."""
+    problems = _cross_field_problems(spec)
+    if problems:
+        raise _fail(
+            "cross_field",
+            "{summary}",
+            summary="; ".join(str(p) for p in problems),
+            problems=[p.as_dict() for p in problems],
+        )
 
 
 def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:

@@ -55,37 +55,41 @@ class CapacitySpec(SpecModel):
 
     @model_validator(mode="after")
     def _fits(self, info: ValidationInfo) -> Self:
-        cloud = _ctx_cloud(info)
-        if cloud is not None and self.type not in _CAPACITY_BY_CLOUD[cloud]:
-            raise _fail(
-                "capacity_type",
-                "capacity type '{t}' is not available on {cloud}; valid: {valid}",
-                t=self.type, cloud=cloud.display, valid=", ".join(_CAPACITY_BY_CLOUD[cloud]),
-                at="type", got=self.type,
-            )
-        needs = self.type in ("reservation", "capacity_block")
-        if needs and not self.reservation:
-            raise _fail(
-                "reservation_missing",
-                "capacity type '{t}' needs capacity.reservation (the reservation name or id)",
-                t=self.type,
-                at="reservation",
-            )
-        if not needs and self.reservation:
-            raise _fail(
-                "reservation_unused",
-                "capacity.reservation is only used with type reservation or capacity_block "
-                "(type is '{t}')",
-                t=self.type,
-                at="reservation", got=self.reservation,
-            )
-        if cloud is Cloud.AWS and self.reservation and not self.reservation.startswith("cr-"):
-            raise _fail(
-                "aws_reservation",
-                "AWS capacity reservations and Capacity Blocks have ids like cr-0123456789abcdef0",
-                at="reservation", got=self.reservation,
-            )
+        _check_capacity(self, _ctx_cloud(info))
         return self
+
+
+def _check_capacity(capacity: CapacitySpec, cloud: Cloud | None) -> None:
+    """The capacity type exists on the cloud; a reservation is given exactly when it is used."""
+    if cloud is not None and capacity.type not in _CAPACITY_BY_CLOUD[cloud]:
+        raise _fail(
+            "capacity_type",
+            "capacity type '{t}' is not available on {cloud}; valid: {valid}",
+            t=capacity.type, cloud=cloud.display, valid=", ".join(_CAPACITY_BY_CLOUD[cloud]),
+            at="type", got=capacity.type,
+        )
+    needs = capacity.type in ("reservation", "capacity_block")
+    if needs and not capacity.reservation:
+        raise _fail(
+            "reservation_missing",
+            "capacity type '{t}' needs capacity.reservation (the reservation name or id)",
+            t=capacity.type,
+            at="reservation",
+        )
+    if not needs and capacity.reservation:
+        raise _fail(
+            "reservation_unused",
+            "capacity.reservation is only used with type reservation or capacity_block "
+            "(type is '{t}')",
+            t=capacity.type,
+            at="reservation", got=capacity.reservation,
+        )
+    if cloud is Cloud.AWS and capacity.reservation and not capacity.reservation.startswith("cr-"):
+        raise _fail(
+            "aws_reservation",
+            "AWS capacity reservations and Capacity Blocks have ids like cr-0123456789abcdef0",
+            at="reservation", got=capacity.reservation,
+        )
 
 
 class MigSpec(SpecModel):
@@ -135,115 +139,133 @@ class GpuNodePoolSpec(SpecModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str, info: ValidationInfo) -> str:
-        if _ctx_cloud(info) is Cloud.AZURE and not re.match(r"^[a-z][a-z0-9]{0,11}$", value):
-            raise _fail(
-                "azure_pool_name",
-                "Azure agent pool names are 1-12 lowercase letters and digits, starting with "
-                "a letter (no '-')",
-            )
-        return _dns_label(value, 40)
+        return _pool_name(value, _ctx_cloud(info))
 
     @field_validator("machine_type")
     @classmethod
     def _machine(cls, value: str, info: ValidationInfo) -> str:
-        cloud = _ctx_cloud(info)
-        if cloud is not None:
-            try:
-                catalog.get_machine(value, cloud)
-            except catalog.UnknownMachineError as exc:
-                raise _fail("machine_type", str(exc)) from None
-        return value
+        return _machine_type(value, _ctx_cloud(info))
 
     @field_validator("labels")
     @classmethod
     def _labels(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, val in value.items():
-            if not LABEL_KEY.match(key):
-                raise _fail("label_key", "'{k}' is not a valid Kubernetes label key", k=key)
-            if not LABEL_VALUE.match(val):
-                raise _fail(
-                    "label_value",
-                    "label {k}='{v}' has an invalid value (<=63 chars of [A-Za-z0-9-_.])",
-                    k=key, v=val,
-                )
-        return value
+        return _node_labels(value)
 
     @model_validator(mode="after")
     def _matches_catalog(self, info: ValidationInfo) -> Self:
-        cloud = _ctx_cloud(info)
-        if cloud is None:
-            return self
-        try:
-            machine = catalog.get_machine(self.machine_type, cloud)
-        except catalog.UnknownMachineError:
-            return self  # already reported on machine_type
-        if self.gpus_per_node is not None and self.gpus_per_node != machine.gpus:
-            raise _fail(
-                "gpu_count",
-                "gpus_per_node {n} does not match {m}, which has {g} GPUs; remove it or set {g}",
-                n=self.gpus_per_node, m=machine.name, g=machine.gpus,
-                at="gpus_per_node", got=self.gpus_per_node,
-            )
-        if self.fabric_nics is not None and self.fabric_nics != machine.fabric_nics:
-            raise _fail(
-                "nic_count",
-                "fabric_nics {n} does not match {m}, which has {k} fabric NICs; remove it or "
-                "set {k}",
-                n=self.fabric_nics, m=machine.name, k=machine.fabric_nics,
-                at="fabric_nics", got=self.fabric_nics,
-            )
-        multi_node = self.node_count > 1 or (self.max_nodes or 0) > 1
-        if multi_node and not machine.has_fabric:
-            fabric = ", ".join(catalog.machine_names(cloud, fabric_only=True))
-            raise _fail(
-                "no_fabric",
-                "{m} has no scale-out GPU fabric, so a multi-node pool of it would run NCCL "
-                "over plain TCP; use a fabric machine ({valid}) or node_count 1",
-                m=machine.name, valid=fabric,
-                at="machine_type", got=self.machine_type,
-            )
-        if self.node_count == 0 and self.max_nodes is None:
-            raise _fail(
-                "empty_pool",
-                "node_count 0 without autoscaling makes a pool that never has a node; set "
-                "node_count >= 1, or min_nodes: 0 and max_nodes: N for a pool that scales "
-                "up from zero when jobs wait for it",
-                at="node_count", got=self.node_count,
-            )
-        if self.min_nodes is not None and self.max_nodes is not None:
-            if not self.min_nodes <= self.node_count <= self.max_nodes:
-                raise _fail(
-                    "autoscaling",
-                    "need min_nodes <= node_count <= max_nodes (got {a} <= {b} <= {c})",
-                    a=self.min_nodes, b=self.node_count, c=self.max_nodes,
-                    at="node_count", got=self.node_count,
-                )
-        elif (self.min_nodes is None) != (self.max_nodes is None):
-            raise _fail(
-                "autoscaling", "set both min_nodes and max_nodes, or neither", at="min_nodes"
-            )
-        if self.mig is not None:
-            profiles = machine.gpu.mig_profiles
-            if not profiles:
-                raise _fail(
-                    "mig_unsupported",
-                    "{gpu} ({m}) does not support MIG in this catalog; remove mig",
-                    gpu=machine.gpu.model, m=machine.name,
-                    at="mig",
-                )
-            if self.mig.profile not in profiles:
-                raise _fail(
-                    "mig_profile",
-                    "MIG profile '{p}' does not exist on {gpu}; valid: {valid}",
-                    p=self.mig.profile, gpu=machine.gpu.model, valid=", ".join(profiles),
-                    at="mig.profile", got=self.mig.profile,
-                )
+        _check_pool(self, _ctx_cloud(info))
         return self
 
     @property
     def machine(self) -> Machine:
         """The catalog entry (the pool is validated against the cluster's cloud)."""
         return catalog.get_machine(self.machine_type)
+
+
+def _pool_name(value: str, cloud: Cloud | None) -> str:
+    """A DNS label of at most 40 characters; on Azure, an agent pool name."""
+    if cloud is Cloud.AZURE and not re.match(r"^[a-z][a-z0-9]{0,11}$", value):
+        raise _fail(
+            "azure_pool_name",
+            "Azure agent pool names are 1-12 lowercase letters and digits, starting with "
+            "a letter (no '-')",
+        )
+    return _dns_label(value, 40)
+
+
+def _machine_type(value: str, cloud: Cloud | None) -> str:
+    """A machine of the cluster's cloud in the catalog (the catalog's error lists them)."""
+    if cloud is not None:
+        try:
+            catalog.get_machine(value, cloud)
+        except catalog.UnknownMachineError as exc:
+            raise _fail("machine_type", str(exc)) from None
+    return value
+
+
+def _node_labels(value: dict[str, str]) -> dict[str, str]:
+    """Kubernetes label keys and values (a bad one is refused by the API server)."""
+    for key, val in value.items():
+        if not LABEL_KEY.match(key):
+            raise _fail("label_key", "'{k}' is not a valid Kubernetes label key", k=key)
+        if not LABEL_VALUE.match(val):
+            raise _fail(
+                "label_value",
+                "label {k}='{v}' has an invalid value (<=63 chars of [A-Za-z0-9-_.])",
+                k=key, v=val,
+            )
+    return value
+
+
+def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
+    """The pool agrees with its catalog machine: counts, fabric, sizes, MIG profile."""
+    if cloud is None:
+        return
+    try:
+        machine = catalog.get_machine(pool.machine_type, cloud)
+    except catalog.UnknownMachineError:
+        return  # already reported on machine_type
+    if pool.gpus_per_node is not None and pool.gpus_per_node != machine.gpus:
+        raise _fail(
+            "gpu_count",
+            "gpus_per_node {n} does not match {m}, which has {g} GPUs; remove it or set {g}",
+            n=pool.gpus_per_node, m=machine.name, g=machine.gpus,
+            at="gpus_per_node", got=pool.gpus_per_node,
+        )
+    if pool.fabric_nics is not None and pool.fabric_nics != machine.fabric_nics:
+        raise _fail(
+            "nic_count",
+            "fabric_nics {n} does not match {m}, which has {k} fabric NICs; remove it or "
+            "set {k}",
+            n=pool.fabric_nics, m=machine.name, k=machine.fabric_nics,
+            at="fabric_nics", got=pool.fabric_nics,
+        )
+    multi_node = pool.node_count > 1 or (pool.max_nodes or 0) > 1
+    if multi_node and not machine.has_fabric:
+        fabric = ", ".join(catalog.machine_names(cloud, fabric_only=True))
+        raise _fail(
+            "no_fabric",
+            "{m} has no scale-out GPU fabric, so a multi-node pool of it would run NCCL "
+            "over plain TCP; use a fabric machine ({valid}) or node_count 1",
+            m=machine.name, valid=fabric,
+            at="machine_type", got=pool.machine_type,
+        )
+    if pool.node_count == 0 and pool.max_nodes is None:
+        raise _fail(
+            "empty_pool",
+            "node_count 0 without autoscaling makes a pool that never has a node; set "
+            "node_count >= 1, or min_nodes: 0 and max_nodes: N for a pool that scales "
+            "up from zero when jobs wait for it",
+            at="node_count", got=pool.node_count,
+        )
+    if pool.min_nodes is not None and pool.max_nodes is not None:
+        if not pool.min_nodes <= pool.node_count <= pool.max_nodes:
+            raise _fail(
+                "autoscaling",
+                "need min_nodes <= node_count <= max_nodes (got {a} <= {b} <= {c})",
+                a=pool.min_nodes, b=pool.node_count, c=pool.max_nodes,
+                at="node_count", got=pool.node_count,
+            )
+    elif (pool.min_nodes is None) != (pool.max_nodes is None):
+        raise _fail(
+            "autoscaling", "set both min_nodes and max_nodes, or neither", at="min_nodes"
+        )
+    if pool.mig is not None:
+        profiles = machine.gpu.mig_profiles
+        if not profiles:
+            raise _fail(
+                "mig_unsupported",
+                "{gpu} ({m}) does not support MIG in this catalog; remove mig",
+                gpu=machine.gpu.model, m=machine.name,
+                at="mig",
+            )
+        if pool.mig.profile not in profiles:
+            raise _fail(
+                "mig_profile",
+                "MIG profile '{p}' does not exist on {gpu}; valid: {valid}",
+                p=pool.mig.profile, gpu=machine.gpu.model, valid=", ".join(profiles),
+                at="mig.profile", got=pool.mig.profile,
+            )
 
 
 class SystemPoolSpec(SpecModel):

@@ -65,22 +65,32 @@ class AcceptanceSpec(SpecModel):
     @field_validator("min_bytes", "max_bytes")
     @classmethod
     def _size(cls, value: str) -> str:
-        try:
-            parse_size(value)
-        except ValueError as exc:
-            raise _fail("size", str(exc)) from None
-        return value
+        return _checked_size(value)
 
     @model_validator(mode="after")
     def _range(self) -> Self:
-        if parse_size(self.max_bytes) < 2**30:
-            raise _fail(
-                "max_bytes",
-                "max_bytes must be at least 1G: the verdict judges rows >= 1 GiB (got {v})",
-                v=self.max_bytes,
-                at="max_bytes", got=self.max_bytes,
-            )
-        if parse_size(self.min_bytes) > parse_size(self.max_bytes):
-            raise _fail("size_range", "min_bytes is larger than max_bytes", at="min_bytes",
-                        got=self.min_bytes)
+        _check_sizes(self)
         return self
+
+
+def _check_sizes(acceptance: AcceptanceSpec) -> None:
+    """max_bytes reaches the 1 GiB rows the verdict judges, and min_bytes <= max_bytes."""
+    if parse_size(acceptance.max_bytes) < 2**30:
+        raise _fail(
+            "max_bytes",
+            "max_bytes must be at least 1G: the verdict judges rows >= 1 GiB (got {v})",
+            v=acceptance.max_bytes,
+            at="max_bytes", got=acceptance.max_bytes,
+        )
+    if parse_size(acceptance.min_bytes) > parse_size(acceptance.max_bytes):
+        raise _fail("size_range", "min_bytes is larger than max_bytes", at="min_bytes",
+                    got=acceptance.min_bytes)
+
+
+def _checked_size(value: str) -> str:
+    """A size nccl-tests reads (see :func:`parse_size`)."""
+    try:
+        parse_size(value)
+    except ValueError as exc:
+        raise _fail("size", str(exc)) from None
+    return value
