@@ -17,6 +17,7 @@ before each run so figures never mix two modules or two versions of the tests.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import shutil
 import sys
@@ -63,6 +64,39 @@ MODULES: dict[str, tuple[str, list[str]]] = {
             "tests/test_input_limits.py",
         ],
     ),
+    # The offline plan (diff, urns, stack files, YAML limits, the mock runtime). Small
+    # programs and unit tests only: every mutant of the runtime (runner, monitor,
+    # values) reaches every test that plans, and a real stack plan takes seconds.
+    "plan": (
+        "components/plan/*.py",
+        [
+            "tests/test_plan_diff_exact.py",
+            "tests/test_plan_model_urns.py",
+            "tests/test_plan_runtime.py",
+            "tests/test_plan_inputs_exact.py",
+            "tests/test_plan_offline.py",
+            "tests/test_diff.py::test_changed_paths_name_the_leaves",
+            "tests/test_diff.py::test_not_a_plan_is_refused",
+            "tests/test_diff.py::test_cli_diff_usage_and_bad_files",
+            "tests/test_plan_runner.py",
+            "tests/test_plan_deterministic.py",
+            "tests/test_input_limits.py",
+            "tests/test_team_repo.py",
+            "tests/test_urn_stability.py::test_rename_with_alias_is_recorded_as_retired",
+            "tests/test_urn_stability.py::test_rename_without_alias_is_refused_unless_allowed",
+            "tests/test_urn_stability.py::test_new_resource_is_reported",
+            "tests/test_architecture.py::test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped",
+        ],
+    ),
+    # The offline answers of each cloud's SDK (components/plan/fakes/), left out of "plan".
+    "plan-fakes": ("components/plan/fakes/*", ["tests/test_plan_fakes.py"]),
+}
+
+# module name -> globs left out of the module's glob (mutmut's do_not_mutate). mutmut
+# matches globs with fnmatch, where ``*`` spans "/": "components/plan/*.py" also takes
+# the fakes/ subpackage, which is its own module entry with its own tests.
+EXCLUDE: dict[str, list[str]] = {
+    "plan": ["components/plan/fakes/*"],
 }
 
 # mutmut exit codes (mutmut/stats.py, 3.8.1) folded into the three figures we report.
@@ -75,6 +109,7 @@ def _config(module: str) -> dict[str, Any]:
     return {
         "source_paths": ["components/"],
         "only_mutate": [path],
+        "do_not_mutate": EXCLUDE.get(module, []),
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
         "also_copy": ["tests/", "pyproject.toml", "policy/", "stacks/", "examples/", "schema/"],
@@ -120,11 +155,24 @@ def _show(module: str, mutant: str) -> int:
     return 0
 
 
-def _results(module: str) -> tuple[Counter[str], list[str]]:
+def _mutated(module: str, source: str) -> bool:
+    """Whether mutmut mutated ``source`` for ``module``: its own fnmatch rules, not Path.glob.
+
+    (``Path.glob("components/plan/*.py.meta")`` would miss ``components/plan/fakes/``,
+    which mutmut's fnmatch of ``components/plan/*.py`` does mutate.)
+    """
     path, _ = MODULES[module]
+    return fnmatch.fnmatch(source, path) and not any(
+        fnmatch.fnmatch(source, pattern) for pattern in EXCLUDE.get(module, [])
+    )
+
+
+def _results(module: str) -> tuple[Counter[str], list[str]]:
+    mutants = ROOT / "mutants"
     codes: dict[str, int | None] = {}
-    for meta in sorted((ROOT / "mutants").glob(f"{path}.meta")):
-        codes.update(json.loads(meta.read_text())["exit_code_by_key"])
+    for meta in sorted(mutants.rglob("*.meta")):
+        if _mutated(module, meta.relative_to(mutants).as_posix().removesuffix(".meta")):
+            codes.update(json.loads(meta.read_text())["exit_code_by_key"])
     counts: Counter[str] = Counter()
     survivors = []
     for name, code in sorted(codes.items()):

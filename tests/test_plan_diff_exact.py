@@ -1,0 +1,288 @@
+"""The offline plan diff written out: every field of ``diff --json``, every line of the PR table.
+
+``diff --json`` and the Markdown table are read by CI jobs and reviewers
+(components/cli/diff.py prints them): their shape is a contract, so the expected
+values below are literal. The replace / update verdicts cite the one table of
+replacing inputs, ``REPLACING_INPUTS`` in components/plan/diff.py
+(``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``), and the
+ignored inputs ``IGNORED_INPUTS`` (``initialNodeCount``: GPU_POOL_IGNORE_CHANGES in
+components/clouds/gcp/layout.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.plan.diff import (
+    MISSING,
+    PlanDiff,
+    ResourceChange,
+    _ignored,
+    _normalize,
+    _split,
+    changed_paths,
+    diff_plans,
+    replacing,
+    show_value,
+    to_markdown,
+    value_at,
+)
+
+POOL = "gcp:container/nodePool:NodePool"
+NETWORK = "gcp:compute/network:Network"
+NS = "kubernetes:core/v1:Namespace"
+CM = "kubernetes:core/v1:ConfigMap"
+SECRET = "kubernetes:core/v1:Secret"
+
+
+def _r(type_: str, name: str, inputs: dict | None = None) -> dict:
+    res = {"urn": f"urn:pulumi:s::p::{type_}::{name}", "type": type_, "name": name}
+    if inputs is not None:
+        res["inputs"] = inputs
+    return res
+
+
+BASE = {
+    "stack": "s-base",
+    "resources": [
+        _r(POOL, "gpu", {"initialNodeCount": 2, "nodeConfig": {
+            "labels": {"team": "a"}, "machineType": "a3-highgpu-8g"}, "nodeCount": 2}),
+        _r(NS, "ns", {"metadata": {"name": "x"}}),
+        _r(NETWORK, "vpc", {"name": "vpc"}),
+        _r(CM, "cm", {"data": {}}),
+    ],
+}
+HEAD = {
+    "stack": "s-head",
+    "resources": [
+        _r(POOL, "gpu", {"initialNodeCount": 5, "nodeConfig": {
+            "labels": {"team": "b"}, "machineType": "a3-ultragpu-8g"}, "nodeCount": 3}),
+        _r(NS, "ns", {"metadata": {"labels": {"a": "1"}, "name": "x"}}),
+        _r(SECRET, "sec", {"type": "Opaque"}),
+    ],
+}
+
+
+def test_diff_json_of_every_action_written_out() -> None:
+    """Replace (machine type), update (label, count), ignored initialNodeCount, add, remove."""
+    doc = diff_plans(BASE, HEAD).to_json()
+    assert doc == {
+        "base": "s-base",
+        "head": "s-head",
+        "changes": [
+            {
+                "action": "replace", "urn": f"urn:pulumi:s::p::{POOL}::gpu", "type": POOL,
+                "name": "gpu",
+                "paths": ["nodeConfig.labels.team", "nodeConfig.machineType", "nodeCount"],
+                "replacing_paths": ["nodeConfig.machineType"],
+                "values": {
+                    "nodeConfig.labels.team": {"before": "a", "after": "b"},
+                    "nodeConfig.machineType": {"before": "a3-highgpu-8g",
+                                               "after": "a3-ultragpu-8g"},
+                    "nodeCount": {"before": 2, "after": 3},
+                },
+            },
+            {
+                "action": "update", "urn": f"urn:pulumi:s::p::{NS}::ns", "type": NS,
+                "name": "ns", "paths": ["metadata.labels"], "replacing_paths": [],
+                "values": {"metadata.labels": {"before": None, "after": {"a": "1"}}},
+            },
+            {
+                "action": "add", "urn": f"urn:pulumi:s::p::{SECRET}::sec", "type": SECRET,
+                "name": "sec", "paths": [], "replacing_paths": [], "values": {},
+            },
+            {
+                "action": "remove", "urn": f"urn:pulumi:s::p::{NETWORK}::vpc", "type": NETWORK,
+                "name": "vpc", "paths": [], "replacing_paths": [], "values": {},
+            },
+            {
+                "action": "remove", "urn": f"urn:pulumi:s::p::{CM}::cm", "type": CM,
+                "name": "cm", "paths": [], "replacing_paths": [], "values": {},
+            },
+        ],
+    }
+
+
+def test_diff_changes_and_replacements_as_objects() -> None:
+    diff = diff_plans(BASE, HEAD)
+    pool = diff.changes[0]
+    assert pool == ResourceChange(
+        "replace", f"urn:pulumi:s::p::{POOL}::gpu", POOL, "gpu",
+        ("nodeConfig.labels.team", "nodeConfig.machineType", "nodeCount"),
+        ("nodeConfig.machineType",),
+        (("a", "b"), ("a3-highgpu-8g", "a3-ultragpu-8g"), (2, 3)),
+    )
+    assert diff.changes[1].values == ((MISSING, {"a": "1"}),)
+    assert [c.name for c in diff.replacements] == ["gpu", "vpc"]  # cm is not expensive
+    assert [c.name for c in diff.of("remove")] == ["vpc", "cm"]
+    assert [c.name for c in diff.of("add")] == ["sec"]
+    assert diff.of("nothing") == []
+    assert pool.expensive and not diff.changes[1].expensive
+
+
+def test_pr_table_written_out() -> None:
+    assert to_markdown(diff_plans(BASE, HEAD)) == (
+        "### Offline plan diff: `s-head`\n"
+        "\n"
+        "1 to add, 1 to update, 1 to replace, 2 to remove\n"
+        "\n"
+        "> **Warning**: `gpu` (gcp:container/nodePool:NodePool) would be destroyed: "
+        "`nodeConfig.machineType`\n"
+        "> **Warning**: `vpc` (gcp:compute/network:Network) would be destroyed: "
+        "removed or renamed\n"
+        "\n"
+        "| action | type | name | changed inputs |\n"
+        "|---|---|---|---|\n"
+        "| +- replace :warning: | `gcp:container/nodePool:NodePool` | `gpu` | "
+        'nodeConfig.labels.team: `"a"` → `"b"`, '
+        '**nodeConfig.machineType**: `"a3-highgpu-8g"` → `"a3-ultragpu-8g"`, '
+        "nodeCount: `2` → `3` |\n"
+        "| - remove :warning: | `gcp:compute/network:Network` | `vpc` |  |\n"
+        "| - remove | `kubernetes:core/v1:ConfigMap` | `cm` |  |\n"
+        '| ~ update | `kubernetes:core/v1:Namespace` | `ns` | metadata.labels: `(absent)` → '
+        '`{"a": "1"}` |\n'
+        "| + add | `kubernetes:core/v1:Secret` | `sec` |  |\n"
+    )
+
+
+def test_pr_table_without_changes_and_title_fallback() -> None:
+    same = {"resources": [_r(NS, "ns", {"metadata": {"name": "x"}})]}
+    diff = diff_plans({"stack": "only-base", **same}, same)
+    assert diff.head_stack == "" and diff.base_stack == "only-base"
+    assert diff_plans(same, same).base_stack == ""
+    assert to_markdown(diff) == (
+        "### Offline plan diff: `only-base`\n\nNo resource changes.\n"
+    )
+
+
+def test_pr_table_cuts_after_max_paths() -> None:
+    """Six paths shown by default; the rest counted. Exactly six: no "more"."""
+    eight = {f"k{i}": i for i in range(8)}
+    diff = diff_plans({"resources": [_r(CM, "cm", {"data": eight})]},
+                      {"resources": [_r(CM, "cm", {"data": {k: -1 for k in eight}})]})
+    row = to_markdown(diff).splitlines()[-1]
+    assert row == (
+        "| ~ update | `kubernetes:core/v1:ConfigMap` | `cm` | data.k0: `0` → `-1`, "
+        "data.k1: `1` → `-1`, data.k2: `2` → `-1`, data.k3: `3` → `-1`, data.k4: `4` → `-1`, "
+        "data.k5: `5` → `-1`, ... 2 more |"
+    )
+    assert to_markdown(diff, max_paths=8).splitlines()[-1].endswith(
+        "data.k6: `6` → `-1`, data.k7: `7` → `-1` |"
+    )
+    # Paths without recorded values (a ResourceChange built by hand) show only the path.
+    bare = PlanDiff("a", "b", [ResourceChange("update", "u", CM, "cm", ("x", "y"), (), ((1, 2),))])
+    assert to_markdown(bare).splitlines()[-1] == (
+        "| ~ update | `kubernetes:core/v1:ConfigMap` | `cm` | x: `1` → `2`, y |"
+    )
+    assert bare.to_json()["changes"][0]["values"] == {"x": {"before": 1, "after": 2}}
+
+
+def test_ignored_inputs_alone_are_no_change() -> None:
+    """initialNodeCount is ignore_changes on GKE GPU pools (IGNORED_INPUTS)."""
+    base = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 2})]}
+    head = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 7})]}
+    assert diff_plans(base, head).changes == []
+
+
+def test_missing_inputs_read_as_empty() -> None:
+    base = {"resources": [_r(CM, "cm")]}
+    head = {"resources": [_r(CM, "cm", {})]}
+    assert diff_plans(base, head).changes == []
+    assert diff_plans(head, base).changes == []
+
+
+@pytest.mark.parametrize(("base", "head", "label"), [
+    ({"stack": "x"}, {"resources": []}, "base"),
+    ({"resources": []}, {"resources": {}}, "head"),
+    ([], {"resources": []}, "base"),
+    ({"resources": []}, "plan.json", "head"),
+])
+def test_not_a_plan_names_the_side(base, head, label: str) -> None:
+    with pytest.raises(ValueError) as info:
+        diff_plans(base, head)
+    assert str(info.value) == (
+        f"{label} is not a plan: expected the JSON of `python -m components plan --json` "
+        "with a 'resources' list"
+    )
+
+
+# -- helpers ---------------------------------------------------------------------
+
+
+def test_changed_paths_keys_sorted_as_text() -> None:
+    assert changed_paths({1: "x", "a": 1}, {1: "y", "a": 2}) == ["1", "a"]
+    assert changed_paths({"a": [1, {"b": 1}]}, {"a": [1, {"b": 2}]}, "top") == ["top.a[1].b"]
+    assert changed_paths([1, 2], [1, 3]) == ["[1]"]
+    assert changed_paths([1], [1, 2], "l") == ["l"]
+    assert changed_paths({"a": 1}, [1]) == ["(value)"]
+    assert changed_paths(1, 1) == []
+
+
+def test_value_at_paths() -> None:
+    doc = {"a": [10, [20, 21]], "b": {"c": None}}
+    assert value_at(doc, "(value)") is doc
+    assert value_at(doc, "a[0]") == 10
+    assert value_at(doc, "a[1][1]") == 21
+    assert value_at(doc, "b.c") is None
+    assert value_at(doc, "a[2]") is MISSING  # one past the end
+    assert value_at(doc, "b[0]") is MISSING  # not a list
+    assert value_at(doc, "a.c") is MISSING  # not a mapping
+    assert value_at(doc, "b.d") is MISSING
+    assert repr(MISSING) == "(absent)"
+
+
+def test_split_and_normalize() -> None:
+    assert _split("a.b[2].c") == ["a", "b", 2, "c"]
+    assert _split("a[0][13]") == ["a", 0, 13]
+    assert _split("[1].x") == [1, "x"]
+    assert _normalize("a[3].b") == "a.b"
+    assert _normalize("a[1][22].c[0]") == "a.c"
+    assert _normalize("plain") == "plain"
+
+
+def test_show_value_cuts_at_the_limit() -> None:
+    assert show_value(MISSING) == "(absent)"
+    assert show_value({"b": 1, "a": [True, None]}) == '{"a": [true, null], "b": 1}'
+    assert show_value("x" * 38) == '"' + "x" * 38 + '"'  # 40 characters: kept
+    assert show_value("x" * 39) == '"' + "x" * 36 + "..."  # 41: cut to 40
+    assert show_value("abcdef", limit=5) == '"a...'
+    assert show_value("a|b") == '"a\\|b"'  # a pipe would end the table cell
+    assert show_value({1, 2} - {2}) == '"{1}"'  # not JSON: its str()
+
+
+def test_replacing_and_ignored_match_whole_segments() -> None:
+    paths = ["name", "nameSuffix", "networkConfig.additionalNodeNetworkConfigs[3].subnetwork",
+             "nodeConfig.labels", "nodeConfig.machineTypeX"]
+    assert replacing(POOL, paths) == (
+        "name", "networkConfig.additionalNodeNetworkConfigs[3].subnetwork",
+    )
+    assert replacing("test:index:Unknown", paths) == ()
+    assert _ignored(POOL, "initialNodeCount")
+    assert _ignored(POOL, "nodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount")
+    assert not _ignored(POOL, "initialNodeCounts")
+    assert not _ignored(NS, "initialNodeCount")
+    assert _ignored("aws:eks/nodeGroup:NodeGroup", "scalingConfig.desiredSize")
+    assert not _ignored("aws:eks/nodeGroup:NodeGroup", "scalingConfig.maxSize")
+
+
+def test_rows_sorted_by_action_before_type() -> None:
+    """replace, remove, update, add; types sorted the other way round to prove it.
+
+    ``oci:Core/vcn:Vcn`` replaces on ``compartmentId`` and ``cidrBlocks`` (REPLACING_INPUTS).
+    """
+    vcn = "oci:Core/vcn:Vcn"
+    base = {"resources": [_r(vcn, "v", {"cidrBlocks": ["10.0.0.0/16"], "compartmentId": "a"}),
+                          _r("n:m:Y", "y", {}), _r("m:m:X", "x", {"a": 1})]}
+    head = {"resources": [_r("l:m:W", "w", {}),
+                          _r(vcn, "v", {"cidrBlocks": ["10.1.0.0/16"], "compartmentId": "b"}),
+                          _r("m:m:X", "x", {"a": 2})]}
+    diff = diff_plans(base, head)
+    assert [(c.action, c.name) for c in diff.changes] == [
+        ("add", "w"), ("replace", "v"), ("update", "x"), ("remove", "y"),
+    ]  # the add first in head: the resources after it are still compared
+    lines = to_markdown(diff).splitlines()
+    assert lines[4] == (
+        "> **Warning**: `v` (oci:Core/vcn:Vcn) would be destroyed: `cidrBlocks[0]`, "
+        "`compartmentId`"
+    )
+    assert [line.split(" | ")[2] for line in lines[8:]] == ["`v`", "`y`", "`x`", "`w`"]
