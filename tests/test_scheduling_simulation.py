@@ -228,3 +228,67 @@ def test_every_chart_workload_is_modelled() -> None:
     charts = {r.chart.name for v in usable() for r in layer_of(v).charts()}
     modelled = {n.split(" chart: ")[0] for n in names if " chart: " in n}
     assert charts == modelled
+
+
+# -- the SR-IOV network operator's own DaemonSets (OKE, issue 18) ------------------------
+# network-operator 26.4.1 values.yaml: sriov-network-operator.sriovOperatorConfig
+# .configDaemonNodeSelector; Mellanox/sriov-network-operator network-operator-26.4.x
+# (553d46a) bindata/manifests/daemon/daemonset.yaml and plugins/sriov-device-plugin.yaml:
+# `tolerations: [{operator: Exists}]`; controllers/helper.go GetNodeSelectorForDevicePlugin
+# adds sriovnetwork.openshift.io/device-plugin=Enabled (pkg/consts/constants.go).
+CONFIG_DAEMON = "network-operator chart: sriov-network-config-daemon"
+SRIOV_DEVICE_PLUGIN = "network-operator chart: sriov-device-plugin"
+
+
+def test_the_sriov_config_daemon_and_device_plugin_are_simulated() -> None:
+    workloads = {w.name: w for w in layer_workloads(layer_of("stack:oci-h100"))}
+    daemon = workloads[CONFIG_DAEMON]
+    assert (daemon.kind, daemon.needs) == ("DaemonSet", "sriov")
+    assert dict(daemon.node_selector) == {"beta.kubernetes.io/os": "linux",
+                                          "network.nvidia.com/operator.mofed.wait": "false"}
+    assert daemon.tolerations == ({"operator": "Exists"},)
+    plugin = workloads[SRIOV_DEVICE_PLUGIN]
+    assert dict(plugin.node_selector) == {"beta.kubernetes.io/os": "linux",
+                                          "network.nvidia.com/operator.mofed.wait": "false",
+                                          "sriovnetwork.openshift.io/device-plugin": "Enabled"}
+    assert plugin.tolerations == ({"operator": "Exists"},)
+
+
+def test_a_config_daemon_selector_no_gpu_node_has_fails() -> None:
+    """The sriov-network-operator's own template selector (node-role.kubernetes.io/worker,
+    which OKE nodes do not carry) is what runs when configDaemonNodeSelector is empty."""
+    def edit(values: dict[str, Any]) -> None:
+        values["sriov-network-operator"]["sriovOperatorConfig"][
+            "configDaemonNodeSelector"] = {"node-role.kubernetes.io/worker": ""}
+
+    layer = _with_chart_values(layer_of("stack:oci-h100"), "network-operator", edit)
+    assert _simulate("stack:oci-h100", layer) == [
+        f"{CONFIG_DAEMON} does not land on pool oci-h100-h100: nodeSelector "
+        "node-role.kubernetes.io/worker= not on the nodes",
+        f"{SRIOV_DEVICE_PLUGIN} does not land on pool oci-h100-h100: nodeSelector "
+        "node-role.kubernetes.io/worker= not on the nodes",
+    ]
+
+
+def test_a_vf_policy_selecting_no_gpu_node_leaves_the_sriov_device_plugin_off() -> None:
+    def retarget(m: dict[str, Any]) -> dict[str, Any]:
+        if m["kind"] == "SriovNetworkNodePolicy":
+            m["spec"]["nodeSelector"] = {"gpufabric.dev/pool": "elsewhere"}
+        return m
+
+    layer = _with_manifests(layer_of("stack:oci-h100"), retarget)
+    assert _simulate("stack:oci-h100", layer) == [
+        f"{SRIOV_DEVICE_PLUGIN} does not land on pool oci-h100-h100: nodeSelector "
+        "sriovnetwork.openshift.io/device-plugin=Enabled not on the nodes"]
+
+
+def test_without_a_mellanox_label_the_config_daemon_never_runs() -> None:
+    """network-operator v26.4.1 handleWaitLabelsNoConfig sets mofed.wait=false only on
+    nodes NFD labelled feature.node.kubernetes.io/pci-15b3.present=true."""
+    def no_nfd(values: dict[str, Any]) -> None:
+        values["nfd"] = {"enabled": False}
+
+    layer = _with_chart_values(layer_of("stack:oci-h100"), "gpu-operator", no_nfd)
+    problems = _simulate("stack:oci-h100", layer)
+    assert f"{CONFIG_DAEMON} does not land on pool oci-h100-h100: nodeSelector " \
+           "network.nvidia.com/operator.mofed.wait=false not on the nodes" in problems

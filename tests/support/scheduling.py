@@ -40,7 +40,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components.catalog import Cloud, FabricKind, GpuVendor, Machine, get_machine
-from components.fabric.description import POOL_LABEL, FabricDescription, describe_cluster
+from components.fabric.description import (
+    POOL_LABEL,
+    DevicePlugin,
+    FabricDescription,
+    describe_cluster,
+)
 from components.fabric.layer import Layer
 from components.fabric.shapes import served_counts
 from components.fabric.workload import FragmentError, pod_fragment
@@ -58,6 +63,30 @@ GPU_PRESENT = "nvidia.com/gpu.present"
 # install-efa.sh; EKS node-efa doc), the smallest figure components/clouds/aws/fabric.py
 # quotes: 10256Mi.
 EFA_NODE_HUGEPAGES_MI = 5128 * 2
+# network-operator v26.4.1 (85afd6d) controllers/nicclusterpolicy_controller.go
+# handleWaitLabelsNoConfig: with no OFED driver in the NicClusterPolicy, nodes labelled
+# feature.node.kubernetes.io/pci-15b3.present=true (pkg/nodeinfo/attributes.go
+# NodeLabelMlnxNIC) get network.nvidia.com/operator.mofed.wait=false.
+MOFED_WAIT = "network.nvidia.com/operator.mofed.wait"
+# The SR-IOV network operator the network-operator 26.4.1 chart runs
+# (Mellanox/sriov-network-operator, branch network-operator-26.4.x at 553d46a) renders its
+# config daemon (bindata/manifests/daemon/daemonset.yaml) and device plugin
+# (bindata/manifests/plugins/sriov-device-plugin.yaml) with `tolerations: [{operator:
+# Exists}]`; the config daemon's nodeSelector is SriovOperatorConfig
+# .spec.configDaemonNodeSelector when set (controllers/helper.go
+# updateDaemonsetNodeSelector), else the template's; the device plugin's is that selector
+# plus sriovnetwork.openshift.io/device-plugin=Enabled (GetNodeSelectorForDevicePlugin),
+# which the operator puts on nodes a SriovNetworkNodePolicy selects
+# (controllers/sriovnetworknodepolicy_controller.go, pkg/consts/constants.go).
+SRIOV_DAEMON_TOLERATIONS: tuple[Mapping[str, Any], ...] = ({"operator": "Exists"},)
+SRIOV_TEMPLATE_SELECTOR = {"kubernetes.io/os": "linux", "node-role.kubernetes.io/worker": ""}
+SRIOV_DEVICE_PLUGIN_LABEL = ("sriovnetwork.openshift.io/device-plugin", "Enabled")
+SRIOV_CONFIG_DAEMON = "network-operator chart: sriov-network-config-daemon"
+# Same bindata: the config daemon's container requests 100m/100Mi (its CNI-copying init
+# containers 10m/10Mi each run alone before it); the device plugin's 10m/50Mi.
+SRIOV_CONFIG_DAEMON_REQUESTS = {"cpu": 100, "memory": 100}
+SRIOV_DEVICE_PLUGIN_REQUESTS = {"cpu": 10, "memory": 50}
+SRIOV_DEVICE_PLUGIN = "network-operator chart: sriov-device-plugin"
 UNMODELLED_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
 # The GPU taint GKE and DOKS add to GPU nodes themselves (GKE "Run GPUs in Standard
 # node pools": nvidia.com/gpu=present:NoSchedule; DOKS GPU node docs: nvidia.com/gpu
@@ -89,7 +118,9 @@ class Workload:
     node_selector: Mapping[str, str]
     terms: tuple[tuple[Mapping[str, Any], ...], ...]  # required nodeSelectorTerms (ORed)
     tolerations: tuple[Mapping[str, Any], ...]
-    needs: str = "gpu"  # DaemonSets: "gpu" (every GPU node) | "all" (every node)
+    # DaemonSets: "gpu" (every GPU node) | "all" (every node) | "sriov" (every GPU node
+    # whose fabric NICs are SR-IOV VFs)
+    needs: str = "gpu"
     requests: Mapping[str, int] = field(default_factory=dict)  # cpu millicores, memory MiB
 
 
@@ -183,6 +214,10 @@ def _add_cloud_facts(cloud: Cloud, group: NodeGroup) -> None:
     machine = group.machine
     arch = machine.cpu_arch if machine else "amd64"
     group.labels.setdefault("kubernetes.io/os", "linux")
+    # kubelet still sets the deprecated beta OS label (kubernetes pkg/kubelet
+    # kubelet_node_status.go initialNode: kubeletapis.LabelOS); the network-operator
+    # chart's configDaemonNodeSelector selects on it.
+    group.labels.setdefault("beta.kubernetes.io/os", "linux")
     group.labels.setdefault("kubernetes.io/arch", arch)
     if not group.is_gpu or machine is None:
         group.machine = None
@@ -224,9 +259,12 @@ def node_allocatable(group: NodeGroup) -> dict[str, int]:
 # -- runtime labels ------------------------------------------------------------------
 
 
-def _runtime_labels(group: NodeGroup, agents: Sequence[Workload], charts: set[str]) -> None:
+def _runtime_labels(group: NodeGroup, agents: Sequence[Workload], charts: set[str],
+                    sriov_policies: Sequence[Mapping[str, Any]] = ()) -> None:
     """Labels node agents add: NFD pci vendor labels where an NFD worker runs, then the
-    GPU Operator's nvidia.com/gpu.present on nodes NFD saw an NVIDIA GPU on."""
+    GPU Operator's nvidia.com/gpu.present on nodes NFD saw an NVIDIA GPU on, the Network
+    Operator's mofed.wait=false on nodes with a Mellanox NIC, and the SR-IOV operator's
+    device-plugin=Enabled on nodes its config daemon runs on that a policy selects."""
     machine = group.machine
     if machine is None:
         return
@@ -239,6 +277,16 @@ def _runtime_labels(group: NodeGroup, agents: Sequence[Workload], charts: set[st
             group.labels.setdefault(NFD_MELLANOX_NIC, "true")
     if "gpu-operator" in charts and group.labels.get(NFD_NVIDIA_GPU) == "true":
         group.labels.setdefault(GPU_PRESENT, "true")
+    if "network-operator" in charts and group.labels.get(NFD_MELLANOX_NIC) == "true":
+        group.labels.setdefault(MOFED_WAIT, "false")
+    daemon_here = any(w.name == SRIOV_CONFIG_DAEMON and lands(w, group) is None
+                      for w in agents)
+    selected = any(all(group.labels.get(k) == str(v)
+                       for k, v in (p["spec"].get("nodeSelector") or {}).items())
+                   for p in sriov_policies)
+    if daemon_here and selected:
+        key, value = SRIOV_DEVICE_PLUGIN_LABEL
+        group.labels.setdefault(key, value)
 
 
 # -- matching ------------------------------------------------------------------------
@@ -426,6 +474,9 @@ def layer_workloads(layer: Layer) -> list[Workload]:
                                 _terms(placement.get("affinity")),
                                 tuple(placement.get("tolerations") or ()), needs,
                                 container_requests([placement])))
+            if workload == "sriov-network-operator" and _get(
+                    values, "sriov-network-operator.sriovOperatorConfig.deploy"):
+                out += _sriov_daemons(values)
             if chart == "gpu-operator" and workload == "gpu-operator":
                 # The operator's operands (driver, toolkit, device plugin, DCGM...) run on
                 # nodes it labels nvidia.com/gpu.present=true, with daemonsets.tolerations.
@@ -433,6 +484,20 @@ def layer_workloads(layer: Layer) -> list[Workload]:
                                     {GPU_PRESENT: "true"}, (),
                                     tuple(_get(values, "daemonsets.tolerations") or ()), "gpu"))
     return out
+
+
+def _sriov_daemons(values: Mapping[str, Any]) -> list[Workload]:
+    """The SR-IOV operator's config daemon and device plugin (the chart's
+    SriovOperatorConfig sets their node selector; their tolerations are the operator's)."""
+    selector = dict(_get(values, "sriov-network-operator.sriovOperatorConfig."
+                                 "configDaemonNodeSelector") or SRIOV_TEMPLATE_SELECTOR)
+    key, value = SRIOV_DEVICE_PLUGIN_LABEL
+    return [
+        Workload(SRIOV_CONFIG_DAEMON, "DaemonSet", selector, (), SRIOV_DAEMON_TOLERATIONS,
+                 "sriov", SRIOV_CONFIG_DAEMON_REQUESTS),
+        Workload(SRIOV_DEVICE_PLUGIN, "DaemonSet", {**selector, key: value}, (),
+                 SRIOV_DAEMON_TOLERATIONS, "sriov", SRIOV_DEVICE_PLUGIN_REQUESTS),
+    ]
 
 
 # -- the simulation --------------------------------------------------------------------
@@ -443,6 +508,9 @@ def agent_problems(groups: list[NodeGroup], workloads: Sequence[Workload]) -> li
     for w in workloads:
         if w.kind == "DaemonSet":
             targets = [g for g in groups if g.is_gpu or w.needs == "all"]
+            if w.needs == "sriov":
+                targets = [g for g in targets if g.fabric is not None
+                           and g.fabric.device_plugin is DevicePlugin.SRIOV]
             for g in targets:
                 why = lands(w, g)
                 if why:
@@ -631,7 +699,8 @@ def simulate(spec: ClusterSpec, plan: PlanResult, layer: Layer) -> list[str]:
     groups = planned_node_groups(spec, plan)
     workloads = layer_workloads(layer)
     charts = {r.chart.name for r in layer.charts()}
+    policies = [m for m in layer.manifests() if m["kind"] == "SriovNetworkNodePolicy"]
     for group in groups:
-        _runtime_labels(group, workloads, charts)
+        _runtime_labels(group, workloads, charts, policies)
     return (agent_problems(groups, workloads)
             + training_pod_problems(spec, layer, groups, workload_namespaces(spec)))
