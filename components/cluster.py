@@ -21,7 +21,7 @@ the class for a spec is :func:`components.clouds.factory.build_cluster`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -34,6 +34,7 @@ from components.fabric.description import FabricDescription, describe_cluster
 from components.spec import ClusterSpec
 
 if TYPE_CHECKING:
+    from components.fabric.stack import Installer
     from components.nccl.component import NcclAcceptance
 
 PACKAGE = "gpufabric"
@@ -127,7 +128,8 @@ class GpuCluster(pulumi.ComponentResource):
 
         self.fabric_stack = FabricStack(
             f"{name}-fabric",
-            FabricStackArgs(spec=spec, fabrics=fabrics, plugins=PLUGINS),
+            FabricStackArgs(spec=spec, fabrics=fabrics, plugins=PLUGINS,
+                            installers=self._layer_installers()),
             opts=pulumi.ResourceOptions(
                 parent=self,
                 providers={"kubernetes": self.provider},
@@ -159,6 +161,11 @@ class GpuCluster(pulumi.ComponentResource):
     def _create_infrastructure(self) -> ClusterInfra:
         """Create the cloud's networks, cluster and node pools as children of ``self``."""
         raise ClusterNotImplementedError(f"{type(self).__name__} does not create infrastructure")
+
+    def _layer_installers(self) -> Mapping[str, Installer]:
+        """Cloud resources ordered between layer parts (parts with ``installed_by``),
+        by part name; none unless the cloud's layer has such parts (OKE add-on mode)."""
+        return {}
 
     def child_opts(self, **kwargs: Any) -> pulumi.ResourceOptions:
         """Options for a child resource: parented to this component."""

@@ -95,6 +95,8 @@ def render(spec: ClusterSpec, out: Path) -> list[Path]:
     for i, part in enumerate(layer.parts, start=1):
         entry: dict[str, Any] = {"part": part.name, "description": part.description,
                                  "after": list(part.after)}
+        if part.installed_by:
+            entry["installed_by"] = part.installed_by
         if part.manifests:
             path = out / f"{i:02d}-{part.name}.yaml"
             path.write_text(dump(list(part.manifests)))

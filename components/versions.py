@@ -94,6 +94,13 @@ GKE_NRI_DEVICE_INJECTOR = Image(
     "sha256:6e79483d52abdc28454bf186320b10a56b0f117a10e8d65d5c74dbb821a76970",
 )
 PAUSE = Image("registry.k8s.io/pause", "3.10")
+# kubectl for the OKE add-on mode wait on the GPU Operator's toolkit rollout
+# (components/clouds/oci/toolkit_wait.py): the image Kubernetes publishes with every
+# release since 1.28 (kubernetes/sig-release#2260; kubernetes/kubernetes
+# build/server-image/kubectl/Dockerfile, ENTRYPOINT /bin/kubectl), at the newest OKE
+# version of components.versions.OKE_KUBERNETES_VERSIONS. `kubectl wait --for=create`
+# needs kubectl >= 1.31.
+KUBECTL = Image("registry.k8s.io/kubectl", "v1.34.1")
 # GKE's NVIDIA driver installer for COS nodes whose pools disable GKE's own driver
 # install (DRA pools): container-engine-accelerators
 # nvidia-driver-installer/cos/daemonset-preloaded.yaml at f2cf4197a5c3. The installer

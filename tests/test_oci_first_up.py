@@ -135,3 +135,101 @@ def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
     assert "DeviceClass gpu.amd.com" in problem.message
     assert problem.message.endswith(
         "valid for this pool: fabric.mode auto, device-plugin or host-network")
+
+
+# -- add-on mode: the Network Operator add-on after the GPU Operator's toolkit ------------
+ADDON = "oci:ContainerEngine/addon:Addon"
+JOB = "kubernetes:batch/v1:Job"
+RELEASE = "kubernetes:helm.sh/v3:Release"
+
+
+def _addon_mode(**oci) -> dict:
+    from tests.specs import spec_dict
+
+    data = spec_dict("oci")
+    data["oci"].update(network_operator="addon", **oci)
+    return data
+
+
+def test_addon_mode_installs_the_network_operator_after_the_toolkit_rollout(spec_plan) -> None:
+    """terraform/oke-addons.tf (61d210a): NodeFeatureDiscovery, NvidiaGpuOperator, then
+    null_resource.wait_for_gpu_operator_toolkit (`kubectl -n gpu-operator rollout status
+    daemonset/nvidia-container-toolkit-daemonset`), then NvidiaNetworkOperator. Before,
+    the add-on was created with the cluster and the whole layer (GPU Operator included)
+    waited for it: the reverse order."""
+    plan = spec_plan(_addon_mode())
+    addons = {r.inputs["addonName"]: r for r in plan.by_type(ADDON)}
+    operator, nfd = addons["NvidiaNetworkOperator"], addons["NodeFeatureDiscovery"]
+    (job,) = plan.by_type(JOB)
+    gpu_operator = next(r for r in plan.by_type(RELEASE) if r.inputs["name"] == "gpu-operator")
+    assert plan.depends_on(job, gpu_operator)
+    assert plan.depends_on(operator, job) and plan.depends_on(operator, nfd)
+    assert not plan.depends_on(gpu_operator, operator)
+    policy = next(r for r in plan.resources if r.type.endswith(":NicClusterPolicy"))
+    vf_policy = next(r for r in plan.resources if r.type.endswith(":SriovNetworkNodePolicy"))
+    assert plan.depends_on(policy, operator) and plan.depends_on(vf_policy, operator)
+
+
+def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
+    """kubectl wait --for=create, then numberAvailable = the spec's 2 BM.GPU.H100.8 nodes
+    (tests/specs.py); image registry.k8s.io/kubectl:v1.34.1; a Role for that one
+    DaemonSet only."""
+    from components.spec import load_spec
+
+    layer = layer_of(load_spec(_addon_mode()))
+    assert layer.names.index("gpu-operator") < layer.names.index("gpu-toolkit-rollout") \
+        < layer.names.index("network-operator-addon") < layer.names.index("nic-cluster-policy")
+    part = layer.part("gpu-toolkit-rollout")
+    kinds = {m["kind"]: m for m in part.manifests}
+    assert set(kinds) == {"ServiceAccount", "Role", "RoleBinding", "Job"}
+    assert kinds["Role"]["rules"] == [{
+        "apiGroups": ["apps"], "resources": ["daemonsets"], "verbs": ["get", "list", "watch"],
+        "resourceNames": ["nvidia-container-toolkit-daemonset"]}]
+    job = kinds["Job"]
+    assert job["metadata"]["namespace"] == "gpu-operator"
+    assert job["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "3600"}
+    pod = job["spec"]["template"]["spec"]
+    (created,), (ready,) = pod["initContainers"], pod["containers"]
+    assert created["image"] == ready["image"] == "registry.k8s.io/kubectl:v1.34.1"
+    assert created["args"] == [
+        "wait", "--for=create", "daemonset/nvidia-container-toolkit-daemonset",
+        "-n", "gpu-operator", "--timeout=3300s", "--cache-dir=/tmp/kube-cache"]
+    assert ready["args"] == [
+        "wait", "--for=jsonpath={.status.numberAvailable}=2",
+        "daemonset/nvidia-container-toolkit-daemonset",
+        "-n", "gpu-operator", "--timeout=3300s", "--cache-dir=/tmp/kube-cache"]
+    addon = layer.part("network-operator-addon")
+    assert addon.after == ("gpu-toolkit-rollout",) and addon.installed_by
+    assert not addon.manifests and not addon.charts
+
+
+def test_no_toolkit_wait_without_a_toolkit_or_on_an_existing_cluster() -> None:
+    from components.spec import load_spec
+
+    data = _addon_mode()
+    data["addons"] = {"gpu_operator": {"values": {"toolkit": {"enabled": False}}}}
+    layer = layer_of(load_spec(data))
+    assert "gpu-toolkit-rollout" not in layer.names
+    assert layer.part("network-operator-addon").after == ("gpu-operator",)
+    amd_only = _addon_mode()
+    amd_only["node_pools"][0]["machine_type"] = "BM.GPU.MI300X.8"
+    amd_only["addons"] = {"gpu_operator": {"enabled": True}}
+    assert "gpu-toolkit-rollout" not in layer_of(load_spec(amd_only)).names
+    on_existing = layer_of(existing("oci", H100, oci={**_addon_mode()["oci"]}))
+    assert not {"gpu-toolkit-rollout", "network-operator-addon"} & set(on_existing.names)
+
+
+def test_a_fabric_stack_without_the_addon_installer_says_so() -> None:
+    import pulumi
+    import pytest
+
+    from components.fabric.stack import _install
+    from components.spec import load_spec
+
+    spec = load_spec(_addon_mode())
+    part = layer_of(spec).part("network-operator-addon")
+    with pytest.raises(ValueError, match=r"FabricStackArgs\.installers needs a "
+                       r"'network-operator-addon' entry"):
+        _install(part, {}, [])
+    made: list[pulumi.Resource] = []
+    assert _install(part, {"network-operator-addon": lambda waits: made}, []) == []

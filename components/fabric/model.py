@@ -45,3 +45,7 @@ class Part:
     charts: tuple[HelmRelease, ...] = ()
     after: tuple[str, ...] = ()
     description: str = ""
+    # Non-empty: the part is no Kubernetes object but a resource of the cloud component
+    # (an OKE add-on that must come after other parts); the component hands FabricStack
+    # an installer under the part's name (FabricStackArgs.installers). Says what it is.
+    installed_by: str = ""

@@ -8,6 +8,10 @@ the Network Operator, NetworkAttachmentDefinitions, the GPU Operator, the DRA
 drivers, DeviceClasses and claim templates, the cloud's NCCL installer and the
 Kyverno injection policies.
 
+A part with ``installed_by`` is a cloud resource ordered between layer parts (the OKE
+Network Operator add-on after the GPU toolkit wait); the cloud's component creates it
+through ``FabricStackArgs.installers``, given the resources of the parts it waits for.
+
 Children are named ``<name>-<part>-<kind>-[<namespace>-]<object>`` (manifests)
 and ``<name>-<part>-<release>`` (Helm releases). These names are a
 compatibility surface: renaming one replaces the object.
@@ -15,16 +19,18 @@ compatibility surface: renaming one replaces the object.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import pulumi
 
 from components.fabric.description import FabricDescription
-from components.fabric.layer import Layer, build_layer
+from components.fabric.layer import Layer, Part, build_layer
 from components.fabric.plugins import LayerPlugins
 from components.fabric.resources import manifest_resource, release_resource
 from components.spec import ClusterSpec
+
+Installer = Callable[[Sequence[pulumi.Resource]], Sequence[pulumi.Resource]]
 
 
 @dataclass(frozen=True)
@@ -33,11 +39,15 @@ class FabricStackArgs:
 
     ``plugins``: the cloud layers and the layers above the fabric
     (:data:`components.clouds.registry.PLUGINS`; the installed default when None).
+    ``installers``: for each part with ``installed_by`` (a cloud resource ordered
+    between layer parts, e.g. the OKE Network Operator add-on), the function that
+    creates it, given the resources it must wait for.
     """
 
     spec: ClusterSpec
     fabrics: Mapping[str, FabricDescription]
     plugins: LayerPlugins | None = None
+    installers: Mapping[str, Installer] = field(default_factory=dict)
 
 
 class FabricStack(pulumi.ComponentResource):
@@ -53,6 +63,9 @@ class FabricStack(pulumi.ComponentResource):
         self.part_resources = {}
         for part in layer.parts:
             waits = [r for dep in part.after for r in self.part_resources[dep]]
+            if part.installed_by:
+                self.part_resources[part.name] = _install(part, args.installers, waits)
+                continue
             prefix = f"{name}-{part.name}"
             made: list[pulumi.Resource] = []
             for release in part.charts:
@@ -75,3 +88,14 @@ class FabricStack(pulumi.ComponentResource):
 
 
 _FIRST_KINDS = frozenset({"Namespace", "CustomResourceDefinition"})
+
+
+def _install(part: Part, installers: Mapping[str, Installer],
+             waits: Sequence[pulumi.Resource]) -> list[pulumi.Resource]:
+    installer = installers.get(part.name)
+    if installer is None:
+        raise ValueError(
+            f"layer part '{part.name}' is {part.installed_by}: FabricStackArgs.installers "
+            f"needs a '{part.name}' entry that creates it (the cloud's GpuCluster passes one)"
+        )
+    return list(installer(list(waits)))

@@ -23,8 +23,8 @@ stacks created before the blocks keep their URNs (``tests/test_building_blocks.p
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 from pulumi_oci import containerengine, identity
@@ -38,13 +38,19 @@ from components.clouds.oci.blocks import (
     OciGpuNodePoolArgs,
 )
 from components.clouds.oci.iam import launch_policy
-from components.clouds.oci.kubernetes import network_operator_addon_config
+from components.clouds.oci.kubernetes import (
+    NETWORK_OPERATOR_ADDON_PART,
+    network_operator_addon_config,
+)
 from components.clouds.oci.network import NetworkIds
 from components.clouds.oci.nodepool import CNI, MAX_PODS_PER_NODE, flex_max_pods, pod_network
 from components.clouds.oci.options import DEFAULT_SYSTEM_SHAPE, OciOptions, oke_version
 from components.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from components.fabric.addons import resolve_addons
 from components.security import effective_api_access
+
+if TYPE_CHECKING:
+    from components.fabric.stack import Installer
 
 CLUSTER_TYPE = "ENHANCED_CLUSTER"
 SYSTEM_LABEL = "gpufabric.dev/system"
@@ -56,6 +62,8 @@ class OciGpuCluster(GpuCluster):
 
     module = "oci"
     cloud = Cloud.OCI
+    # Add-on mode: the cluster and the NFD add-on the Network Operator add-on needs.
+    _operator_addon_inputs: tuple[containerengine.Cluster, containerengine.Addon] | None = None
 
     def _create_infrastructure(self) -> ClusterInfra:
         options: OciOptions = self.spec.oci  # type: ignore[assignment]
@@ -254,7 +262,9 @@ class OciGpuCluster(GpuCluster):
         self, options: OciOptions, cluster: containerengine.Cluster,
         system_pool: containerengine.NodePool,
     ) -> list[pulumi.Resource]:
-        """OKE add-ons (add-on mode): NFD and the Network Operator, before the fabric layer."""
+        """OKE add-ons (add-on mode): NFD before the fabric layer (the GPU Operator relies
+        on it); the Network Operator add-on comes later, as a layer part
+        (:meth:`_layer_installers`)."""
         addons = resolve_addons(self.spec, self.fabrics)
         if options.network_operator != "addon" or not addons.on("network_operator"):
             return []
@@ -265,7 +275,23 @@ class OciGpuCluster(GpuCluster):
             remove_addon_resources_on_delete=True,
             opts=self.child_opts(depends_on=[system_pool]),
         )
-        operator = containerengine.Addon(
+        self._operator_addon_inputs = (cluster, nfd)
+        return [nfd]
+
+    def _layer_installers(self) -> Mapping[str, Installer]:
+        """Add-on mode: the layer part ``network-operator-addon`` is the OKE add-on, created
+        after the GPU Operator's toolkit rollout (components/clouds/oci/kubernetes.py
+        ``addon_parts``; oci-hpc-oke terraform/oke-addons.tf orders them so)."""
+        if self._operator_addon_inputs is None:
+            return {}
+        return {NETWORK_OPERATOR_ADDON_PART: self._network_operator_addon}
+
+    def _network_operator_addon(
+        self, waits: Sequence[pulumi.Resource]
+    ) -> list[pulumi.Resource]:
+        assert self._operator_addon_inputs is not None
+        cluster, nfd = self._operator_addon_inputs
+        return [containerengine.Addon(
             f"{self.name}-network-operator",
             addon_name="NvidiaNetworkOperator",
             cluster_id=cluster.id,
@@ -274,6 +300,5 @@ class OciGpuCluster(GpuCluster):
                 containerengine.AddonConfigurationArgs(key=k, value=v)
                 for k, v in network_operator_addon_config().items()
             ],
-            opts=self.child_opts(depends_on=[nfd]),
-        )
-        return [nfd, operator]
+            opts=self.child_opts(depends_on=[nfd, *waits]),
+        )]

@@ -36,6 +36,9 @@ VF_PREFIX = "nvidia.com"
 # Namespace the OKE NvidiaNetworkOperator add-on installs into (oci-hpc-oke manifests).
 ADDON_NAMESPACE = "nvidia-network-operator"
 POOL_SELECTOR_LABEL = "gpufabric.dev/pool"
+# Add-on mode parts: the wait on the GPU Operator's toolkit and the OKE add-on after it.
+TOOLKIT_WAIT_PART = "gpu-toolkit-rollout"
+NETWORK_OPERATOR_ADDON_PART = "network-operator-addon"
 
 
 def _sriov(fabrics: Mapping[str, FabricDescription]) -> list[FabricDescription]:
@@ -94,13 +97,18 @@ def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
     sriov = _sriov(fabrics)
-    if not sriov or not addons.on("network_operator"):
+    if not addons.on("network_operator"):
         return []
     from components.fabric.parts import chart_release
 
     ns = operator_namespace(spec, addons)
     out: list[Part] = []
     after: tuple[str, ...] = ()
+    if _addon_mode(spec) and spec.existing is None:
+        out += addon_parts(spec, fabrics, addons)
+        after = (NETWORK_OPERATOR_ADDON_PART,)
+    if not sriov:
+        return out
     if not _addon_mode(spec):
         gpu_operator = addons.on("gpu_operator")
         # One NFD: the GPU Operator's when it runs, else the Network Operator's.
@@ -129,6 +137,48 @@ def parts(
     out.append(Part(
         "rdma-vf-policies", tuple(objects), after=after,
         description="SriovNetworkNodePolicy per RDMA pool (one VF per port) and the VF IPPool",
+    ))
+    return out
+
+
+def addon_parts(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    """Add-on mode: the NvidiaNetworkOperator add-on as a layer part, after the GPU
+    Operator's container toolkit has rolled out on every NVIDIA GPU node.
+
+    oci-hpc-oke (terraform/oke-addons.tf at 61d210a) orders NodeFeatureDiscovery, the
+    GPU Operator, ``wait_for_gpu_operator_toolkit``, then the Network Operator: the
+    toolkit's crio restart strands the nv-ipam pods crio wired before it. The add-on is
+    an OCI resource the cluster component creates (``installed_by``) with the wait Job
+    (:mod:`components.clouds.oci.toolkit_wait`) among its dependencies. Without a GPU
+    Operator there is no toolkit to wait for; with its toolkit turned off
+    (``addons.gpu_operator.values.toolkit.enabled: false``) nothing restarts crio, so the
+    add-on waits for the GPU Operator release only.
+    """
+    from components.clouds.oci import toolkit_wait
+
+    out: list[Part] = []
+    after: tuple[str, ...] = ()
+    if addons.on("gpu_operator"):
+        after = ("gpu-operator",)
+        toolkit = addons["gpu_operator"].values.get("toolkit") or {}
+        nodes = sum(p.node_count for p in spec.node_pools
+                    if fabrics[p.name].machine.gpu.vendor is GpuVendor.NVIDIA)
+        # No NVIDIA GPU node: the operator never creates the DaemonSet; nothing to wait for.
+        if toolkit.get("enabled", True) is not False and nodes:
+            out.append(Part(
+                TOOLKIT_WAIT_PART,
+                tuple(toolkit_wait.manifests(addons["gpu_operator"].namespace, nodes)),
+                after=after,
+                description="Job: waits until the GPU Operator's container toolkit (which "
+                "restarts crio) is available on every NVIDIA GPU node",
+            ))
+            after = (TOOLKIT_WAIT_PART,)
+    out.append(Part(
+        NETWORK_OPERATOR_ADDON_PART, after=after,
+        installed_by="the OKE NvidiaNetworkOperator add-on (created by OciGpuCluster)",
+        description="NVIDIA Network Operator as an OKE add-on, after the GPU toolkit",
     ))
     return out
 
