@@ -42,7 +42,25 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     "parser": (
         "components/nccl/parser.py",
-        ["tests/test_nccl_parser.py", "tests/test_nccl_verdict.py"],
+        [
+            "tests/test_nccl_parser.py",
+            "tests/test_nccl_parser_exact.py",
+            "tests/test_nccl_verdict.py",
+        ],
+    ),
+    # The acceptance test's plan and objects: pure calls only (the cluster-level tests
+    # in test_nccl_manifests.py plan whole clusters, ~10 s each, too slow per mutant).
+    "nccl-manifests": (
+        "components/nccl/manifests.py",
+        ["tests/test_nccl_manifests_exact.py"],
+    ),
+    "nccl-component": (
+        "components/nccl/component.py",
+        ["tests/test_nccl_component.py"],
+    ),
+    "nccl-plot": (
+        "components/nccl/plot.py",
+        ["tests/test_nccl_plot.py", "tests/test_nccl_plot_exact.py"],
     ),
     "catalog": (
         "components/catalog/*",

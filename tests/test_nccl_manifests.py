@@ -79,7 +79,10 @@ def test_test_pods_carry_exactly_the_fabric_fragment(cloud: str) -> None:
     for key, value in fragment.env.items():
         assert env[key] == value
     assert env["NCCL_DEBUG"] == "INFO"
-    assert float(env["NCCL_TESTS_MIN_BW"]) == FULL_NODE_FLOOR[cloud]
+    assert plan.floor == FULL_NODE_FLOOR[cloud]
+    # nccl-tests checks NCCL_TESTS_MIN_BW against the average busbw over all sizes
+    # (src/common.cu v2.16.9), not the >= 1 GiB peak the floor is for: not set.
+    assert "NCCL_TESTS_MIN_BW" not in env
     # One pod per node: the test must cross the fabric.
     term = pod["spec"]["affinity"]["podAntiAffinity"][
         "requiredDuringSchedulingIgnoredDuringExecution"][0]

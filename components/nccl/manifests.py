@@ -12,9 +12,11 @@ users will run on. Two runners:
   fabric's NCCL environment with ``-x`` (processes started over ssh do not inherit
   the worker container's environment). The MPI Operator is installed with it.
 
-``NCCL_DEBUG=INFO`` makes the transport visible to ``nccl-report``;
-``NCCL_TESTS_MIN_BW`` is the catalog floor for the GPUs used, so nccl-tests
-itself exits non-zero below it.
+``NCCL_DEBUG=INFO`` makes the transport visible to ``nccl-report``, which judges
+the peak busbw of the >= 1 GiB rows against the catalog floor. ``NCCL_TESTS_MIN_BW``
+is not set: nccl-tests compares it with the *average* busbw over every size
+(src/common.cu at v2.16.9: ``bw[0] /= bw_count[0]`` then ``bw[0] < check_avg_bw*(0.9)``),
+which small messages drag far below the peak, so the floor there fails healthy runs.
 """
 
 from __future__ import annotations
@@ -175,12 +177,10 @@ def _mpi_operator_image(spec: ClusterSpec) -> Image:
 
 # -- environment and commands ----------------------------------------------------
 def acceptance_env(plan: AcceptancePlan) -> dict[str, str]:
-    """The fabric's NCCL env plus the test's: INFO logging and the catalog floor."""
+    """The fabric's NCCL env plus the test's INFO logging (the transport evidence)."""
     env = dict(pod_fragment(plan.fabric, plan.gpus_per_node).env)
     env["NCCL_DEBUG"] = "INFO"
     env["NCCL_DEBUG_SUBSYS"] = "INIT,NET"
-    if plan.floor is not None:
-        env["NCCL_TESTS_MIN_BW"] = f"{plan.floor:g}"
     return env
 
 

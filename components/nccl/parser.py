@@ -229,9 +229,16 @@ _TESTS_VERSION = re.compile(r"nccl-tests version (\S+)")
 _TEST_START = re.compile(r"Collective test starting:\s*(\w+?)(?:_perf)?\b")
 _PERF_BINARY = re.compile(r"\b(" + "|".join(COLLECTIVES) + r")_perf(?:_mpi)?\b")
 _SCRIPT_T = re.compile(r"run_nccl_tests\.sh\b.*?\s-t\s+(\w+)")
-_OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
-_AVG = re.compile(r"#\s*Avg bus bandwidth\s*:\s*([0-9.eE+-]+|N/A)")
-_MIN_BW_FAIL = re.compile(r"\bFAILED\b")
+# The trailer, as nccl-tests prints it (src/common.cu at v2.16.9, lines 1265-1266;
+# src/util.cu writeResultFooter on master):
+#   "# Out of bounds values : %d %s"  with "FAILED" exactly when the count is not 0;
+#   "# Avg bus bandwidth    : %g %s"  with "" when NCCL_TESTS_MIN_BW is unset, else "OK"
+#                                     or "FAILED" (average under 0.9 x NCCL_TESTS_MIN_BW).
+# %g prints a NaN or an infinity as "nan", "-nan", "inf", "-inf".
+_OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)")
+_AVG = re.compile(
+    r"#\s*Avg bus bandwidth\s*:\s*([-+]?(?:nan|inf)|[0-9.eE+-]+|N/A)(?:\s+(OK|FAILED))?"
+)
 _USING_NETWORK = re.compile(r"NCCL INFO Using network (.+?)\s*$")
 # The name may contain spaces ("AWS Libfabric"); the channel number follows it.
 _VIA_NET = re.compile(r"\bvia NET/([^/]+?)/\d")
@@ -295,7 +302,9 @@ def parse_row(text: str, line: int = 0) -> Row | None:
 
 
 def _collective_name(name: str) -> str | None:
-    name = name.removesuffix("_perf")
+    """``all_reduce`` for ``all_reduce``, ``all_reduce_perf`` and ``all_reduce_perf_mpi``
+    (binaries built with ``NAME_SUFFIX=_mpi``, nccl-tests README "Build")."""
+    name = name.removesuffix("_mpi").removesuffix("_perf")
     return name if name in COLLECTIVES else None
 
 
@@ -361,14 +370,12 @@ def parse_runs(text: str) -> list[NcclRun]:
         match = _OOB.search(line)
         if match and current is not None:
             current.out_of_bounds = int(match.group(1))
-            current.out_of_bounds_ok = match.group(2) != "FAILED" and current.out_of_bounds == 0
+            current.out_of_bounds_ok = current.out_of_bounds == 0  # FAILED iff not 0
             continue
         match = _AVG.search(line)
         if match and current is not None:
             current.avg_busbw = _number(match.group(1))
-            continue
-        if current is not None and current.finished and _MIN_BW_FAIL.search(line):
-            current.min_bw_failed = True
+            current.min_bw_failed = match.group(2) == "FAILED"
             continue
         if not line.lstrip().startswith("#"):
             try:
@@ -440,7 +447,10 @@ def parse(text: str, collective: str | None = None) -> NcclRun:
 
 
 def busbw_factor(collective: str, ranks: int) -> float:
-    """busbw / algbw for a collective over ``ranks`` ranks (nccl-tests src/*.cu)."""
+    """busbw / algbw for a collective over ``ranks`` ranks: the ``factor`` of each
+    ``*GetBw`` in nccl-tests src/<collective>.cu (v2.16.9), summarised for the main
+    collectives in doc/PERFORMANCE.md "Summary". hypercube's is 1: its algbw already
+    counts the (n - 1) peers (src/hypercube.cu HyperCubeGetBw)."""
     if ranks < 1:
         raise ValueError(f"ranks must be >= 1, got {ranks}")
     n = ranks
@@ -454,7 +464,7 @@ def busbw_factor(collective: str, ranks: int) -> float:
         "broadcast": 1.0,
         "reduce": 1.0,
         "sendrecv": 1.0,
-        "hypercube": (n - 1) / n,
+        "hypercube": 1.0,
     }
     if collective not in factors:
         raise ValueError(f"no busbw factor for '{collective}'; valid: {', '.join(factors)}")
