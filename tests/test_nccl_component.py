@@ -34,6 +34,7 @@ class Recorder:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.children: list[dict[str, Any]] = []
+        self.manifests: list[dict[str, Any]] = []
         self.outputs: list[Any] = []
         self.components: list[NcclAcceptance] = []
         original = component_module.manifest_resource
@@ -43,6 +44,7 @@ class Recorder:
                               opts: pulumi.ResourceOptions) -> Any:
             resource = original(prefix, manifest, opts)
             by_id[id(resource)] = manifest["kind"]
+            self.manifests.append(manifest)
             self.children.append({
                 "prefix": prefix,
                 "kind": manifest["kind"],
@@ -109,6 +111,14 @@ def test_mpijob_waits_for_the_operator_and_is_replaced_whole(
         "floor": 280.0,
     }]
     assert acc.plan.name == "team-acc"
+    # The operator watches the test's namespace only.
+    roles = [m for m in recorder.manifests if m["kind"] == "Role"]
+    assert [r["metadata"]["namespace"] for r in roles] == ["default", "mpi-operator"]
+    # Every child goes through the explicit provider given in opts.providers.
+    (provider,) = plan.by_type("pulumi:providers:kubernetes")
+    children = [r for r in plan.resources if r.parent == component.urn]
+    assert len(children) == 11
+    assert all(r.provider and r.provider.startswith(provider.urn) for r in children)
 
 
 def test_gke_statefulset_has_no_operator(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,6 +141,19 @@ def test_gke_statefulset_has_no_operator(monkeypatch: pytest.MonkeyPatch) -> Non
         "line_rate": 400.0,
         "floor": 280.0,
     }]
+
+
+def test_operator_version_override_reaches_its_deployment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorder = Recorder(monkeypatch)
+    spec = existing("azure", None, acceptance=ON,
+                    addons={"mpi_operator": {"enabled": True, "version": "0.6.1"}})
+    _run(spec, recorder)
+    deployment = next(m for m in recorder.manifests if m["kind"] == "Deployment")
+    assert deployment["spec"]["template"]["spec"]["containers"][0]["image"] == (
+        "mpioperator/mpi-operator:0.6.1"
+    )
 
 
 def test_without_the_operator_the_mpijob_waits_for_nothing(

@@ -196,6 +196,17 @@ def test_partial_node_pods_where_the_fabric_forbids_them_are_refused() -> None:
     assert message.startswith("pool 'gpu' gives the fabric only to pods with 8 GPUs: DOKS ")
 
 
+def test_every_allowed_pod_size_is_listed() -> None:
+    spec = existing("azure", None, acceptance={**ON, "gpus_per_node": 2})
+    fabric = describe_cluster(spec)["gpu"]
+    limited = dataclasses.replace(fabric, pod_gpu_counts=(4, 8),
+                                  pod_gpu_counts_reason="the reason")
+    assert _refusal(spec, {"gpu": limited}) == (
+        "acceptance.gpus_per_node",
+        "pool 'gpu' gives the fabric only to pods with 4, 8 GPUs: the reason", 2,
+    )
+
+
 def test_dra_pools_need_a_claim_template_for_the_gpu_count() -> None:
     assert _refusal(existing("gcp", "a4-highgpu-8g", acceptance={**ON, "gpus_per_node": 3})) == (
         "acceptance.gpus_per_node",

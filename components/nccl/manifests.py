@@ -261,10 +261,10 @@ def _test_pod(plan: AcceptancePlan, container: dict[str, Any]) -> dict[str, Any]
         "spec": {"affinity": _anti_affinity(plan), "containers": [container]},
     }
     pod = pod_fragment(plan.fabric, plan.gpus_per_node).apply(template, TEST_CONTAINER)
-    target = pod["spec"]["containers"][0]
-    env = acceptance_env(plan)
-    target["env"] = [e for e in target.get("env", []) if e["name"] not in env] + [
-        {"name": k, "value": v} for k, v in env.items()
+    # The fragment put exactly its env there; acceptance_env is that env plus the test's
+    # own, in the same order, so it replaces the list whole (no entry twice).
+    pod["spec"]["containers"][0]["env"] = [
+        {"name": k, "value": v} for k, v in acceptance_env(plan).items()
     ]
     return pod
 
