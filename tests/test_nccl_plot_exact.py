@@ -187,6 +187,11 @@ def test_passed_seed_run(figures: list[Any], tmp_path: Path) -> None:
     assert (legend.get_bbox_to_anchor().x0 - fig.bbox.width * 0.7) == pytest.approx(
         fig.bbox.width * 0.62 * 0.02)
     assert legend.get_texts()[0].get_fontsize() == 9
+    # Its top edge level with the axes' top, no padding between them.
+    assert legend.get_bbox_to_anchor().y0 == pytest.approx(fig.bbox.height * (0.87 + 0.95 + 4.0)
+                                                           / 6.27)
+    assert legend.borderaxespad == 0.0
+    assert ax.xaxis.get_gridlines()[0].get_visible() is True
     (text,) = fig.texts
     assert text.get_text() == "\n".join(summary_lines(seed_verdict()))
     assert text.get_position() == pytest.approx((0.02, 0.08 / 6.27))
@@ -268,3 +273,73 @@ def test_a_run_without_rows_draws_the_line_rate_only(figures: list[Any],
     (ax,) = fig.axes
     assert _legend(ax) == ["NIC line rate 50 GB/s", "floor 35 GB/s"]
     assert ax.get_ylim() == pytest.approx((0.0, 56.0))
+
+
+def test_wrong_rows_in_place_only_or_without_busbw(figures: list[Any], tmp_path: Path) -> None:
+    in_place_wrong = Row(2**20, 2**18, "float", "sum", -1, Measurement(1.0, 5.0, 5.0, 0),
+                         Measurement(1.0, 6.0, 6.0, 1), line=0)
+    no_busbw = Row(2**21, 2**19, "float", "sum", -1, Measurement(None, None, None, 4),
+                   Measurement(None, None, None, 4), line=0)
+    run = NcclRun(rows=[_row(1, 0.0, 0.0), in_place_wrong, no_busbw])
+    fig = _draw(run, seed_verdict(transport=None), figures, tmp_path)
+    (ax,) = fig.axes
+    # A 1-byte row (int8, -b 1) is drawn; the row without any busbw has no marker.
+    assert list(ax.get_lines()[0].get_xdata()) == [1, 2**20]
+    (wrong,) = ax.collections
+    assert wrong.get_offsets().tolist() == [[2**20, 6.0]]
+    # A filled red "X", over everything else.
+    assert tuple(wrong.get_facecolors()[0]) == pytest.approx(
+        (0xd6 / 255, 0x27 / 255, 0x28 / 255, 1.0))  # tab:red = #d62728
+    from matplotlib.markers import MarkerStyle
+
+    marker = MarkerStyle("X")
+    expected = marker.get_path().transformed(marker.get_transform())
+    assert wrong.get_paths()[0].vertices.tolist() == expected.vertices.tolist()
+
+
+def test_judged_rows_with_one_busbw(figures: list[Any], tmp_path: Path) -> None:
+    run = NcclRun(rows=[_row(GIB, None, 40.0), _row(2 * GIB, None, None)])
+    fig = _draw(run, seed_verdict(transport=None), figures, tmp_path)
+    (ax,) = fig.axes
+    (judged,) = ax.collections
+    assert judged.get_offsets().tolist() == [[GIB, 40.0]]
+
+
+def test_a_peak_just_under_the_axis_top_still_gets_room(figures: list[Any],
+                                                         tmp_path: Path) -> None:
+    # 54 x 1.08 = 58.32 > 50 x 1.12 = 56: lifted so the marker is not cut at the edge.
+    run = NcclRun(rows=[_row(GIB, 54.0, 54.0)])
+    fig = _draw(run, seed_verdict(transport=None), figures, tmp_path)
+    assert fig.axes[0].get_ylim() == pytest.approx((0.0, 58.32))
+
+
+def test_no_line_rate_and_no_rows(figures: list[Any], tmp_path: Path) -> None:
+    fig = _draw(NcclRun(), seed_verdict(transport=None, line_rate=0.0, floor=None),
+                figures, tmp_path)
+    assert fig.axes[0].get_ylim() == pytest.approx((0.0, 1.0))  # matplotlib's default
+
+
+def test_long_lines_wrap_at_120_characters(figures: list[Any], tmp_path: Path) -> None:
+    # "- " + 119 characters = 121: one too many for a 120-character line.
+    reason = "x" * 60 + " " + "y" * 58
+    fig = _draw(NcclRun(), seed_verdict(transport=None, reasons=[reason]), figures, tmp_path)
+    assert fig.texts[0].get_text().split("\n")[:3] == [
+        "FAILED because:", "- " + "x" * 60, "  " + "y" * 58]
+    short = "x" * 60 + " " + "y" * 57  # 120 with "- ": fits
+    figures.clear()
+    fig = _draw(NcclRun(), seed_verdict(transport=None, reasons=[short]), figures, tmp_path)
+    assert fig.texts[0].get_text().split("\n")[1] == "- " + short
+
+
+def test_missing_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from components.nccl.plot import PlotUnavailable, _pyplot
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    with pytest.raises(PlotUnavailable) as info:
+        _pyplot()
+    assert str(info.value) == (
+        "matplotlib is not installed; install the plot extra: "
+        "pip install 'gpu-fabric[plot]' (or pip install matplotlib)"
+    )
