@@ -233,3 +233,31 @@ def test_a_fabric_stack_without_the_addon_installer_says_so() -> None:
         _install(part, {}, [])
     made: list[pulumi.Resource] = []
     assert _install(part, {"network-operator-addon": lambda waits: made}, []) == []
+
+
+def test_chart_mode_installs_the_network_operator_after_the_toolkit_rollout(spec_plan) -> None:
+    """The same order in chart mode: terraform/oke-addons.tf (61d210a) runs
+    null_resource.wait_for_gpu_operator_toolkit before the Network Operator whichever
+    way it is installed. Before, the network-operator release waited for the
+    gpu-operator release only, which is ready before the operator has even created
+    nvidia-container-toolkit-daemonset."""
+    from tests.specs import spec_dict
+
+    data = spec_dict("oci")
+    data["oci"]["network_operator"] = "chart"
+    plan = spec_plan(data)
+    releases = {r.inputs["name"]: r for r in plan.by_type(RELEASE)}
+    (job,) = plan.by_type(JOB)
+    assert job.inputs["metadata"]["name"] == "gpufabric-toolkit-rollout"
+    assert plan.depends_on(job, releases["gpu-operator"])
+    assert plan.depends_on(releases["network-operator"], job)
+    assert not plan.depends_on(releases["gpu-operator"], releases["network-operator"])
+
+
+def test_chart_mode_on_an_existing_cluster_waits_for_the_release_only() -> None:
+    """An existing cluster's node counts are not the spec's to own: a wrong count would
+    hold the wait Job until its 3600 s timeout, so there the chart waits for the GPU
+    Operator release, as before."""
+    layer = layer_of(existing("oci", H100))
+    assert "gpu-toolkit-rollout" not in layer.names
+    assert layer.part("network-operator").after == ("gpu-operator",)

@@ -121,9 +121,13 @@ def parts(
         # oci-hpc-oke orders them (terraform/oke-addons.tf): the GPU Operator's toolkit
         # restarts crio on every GPU node, which strands the nv-ipam pods wired before
         # it; the Network Operator comes after the GPU Operator.
+        after = ("gpu-operator",) if gpu_operator else ()
+        if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
+            out.append(wait)
+            after = (TOOLKIT_WAIT_PART,)
         out.append(Part(
             "network-operator", (namespace(ns, privileged=True),), (release,),
-            after=("gpu-operator",) if gpu_operator else (),
+            after=after,
             description="NVIDIA Network Operator (chart) with the SR-IOV network operator",
         ))
         after = ("network-operator",)
@@ -141,6 +145,41 @@ def parts(
     return out
 
 
+def toolkit_wait_part(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> Part | None:
+    """The Job that waits for the GPU Operator's container toolkit on every NVIDIA GPU
+    node, or None where there is nothing to wait for.
+
+    The Network Operator (chart or add-on) goes after it: oci-hpc-oke
+    (terraform/oke-addons.tf at 61d210a, ``wait_for_gpu_operator_toolkit``) waits for
+    the toolkit DaemonSet's rollout because the toolkit restarts crio on every GPU node,
+    which strands the nv-ipam pods crio wired before it. Waiting for the GPU Operator's
+    Helm release is not enough: the operator creates the toolkit DaemonSet after the
+    release is ready. None without a GPU Operator, with its toolkit turned off
+    (``addons.gpu_operator.values.toolkit.enabled: false``: nothing restarts crio),
+    without NVIDIA GPU nodes (the DaemonSet is never created), and on an existing
+    cluster, whose node counts the spec does not own (a wrong count would hold the Job
+    until its timeout).
+    """
+    if spec.existing is not None or not addons.on("gpu_operator"):
+        return None
+    toolkit = addons["gpu_operator"].values.get("toolkit") or {}
+    nodes = sum(p.node_count for p in spec.node_pools
+                if fabrics[p.name].machine.gpu.vendor is GpuVendor.NVIDIA)
+    if toolkit.get("enabled", True) is False or not nodes:
+        return None
+    from components.clouds.oci import toolkit_wait
+
+    return Part(
+        TOOLKIT_WAIT_PART,
+        tuple(toolkit_wait.manifests(addons["gpu_operator"].namespace, nodes)),
+        after=("gpu-operator",),
+        description="Job: waits until the GPU Operator's container toolkit (which "
+        "restarts crio) is available on every NVIDIA GPU node",
+    )
+
+
 def addon_parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
@@ -156,25 +195,11 @@ def addon_parts(
     (``addons.gpu_operator.values.toolkit.enabled: false``) nothing restarts crio, so the
     add-on waits for the GPU Operator release only.
     """
-    from components.clouds.oci import toolkit_wait
-
     out: list[Part] = []
-    after: tuple[str, ...] = ()
-    if addons.on("gpu_operator"):
-        after = ("gpu-operator",)
-        toolkit = addons["gpu_operator"].values.get("toolkit") or {}
-        nodes = sum(p.node_count for p in spec.node_pools
-                    if fabrics[p.name].machine.gpu.vendor is GpuVendor.NVIDIA)
-        # No NVIDIA GPU node: the operator never creates the DaemonSet; nothing to wait for.
-        if toolkit.get("enabled", True) is not False and nodes:
-            out.append(Part(
-                TOOLKIT_WAIT_PART,
-                tuple(toolkit_wait.manifests(addons["gpu_operator"].namespace, nodes)),
-                after=after,
-                description="Job: waits until the GPU Operator's container toolkit (which "
-                "restarts crio) is available on every NVIDIA GPU node",
-            ))
-            after = (TOOLKIT_WAIT_PART,)
+    after: tuple[str, ...] = ("gpu-operator",) if addons.on("gpu_operator") else ()
+    if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
+        out.append(wait)
+        after = (TOOLKIT_WAIT_PART,)
     out.append(Part(
         NETWORK_OPERATOR_ADDON_PART, after=after,
         installed_by="the OKE NvidiaNetworkOperator add-on (created by OciGpuCluster)",
