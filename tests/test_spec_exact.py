@@ -868,3 +868,134 @@ def test_json_schema_has_its_id_and_title() -> None:
     assert schema["$id"] == "https://gpu-fabric.dev/schemas/cluster.schema.json"
     assert schema["title"] == "gpu-fabric:cluster"
     assert schema["required"] == ["name", "cloud", "location", "node_pools"]
+
+
+# -- error kinds -----------------------------------------------------------------------
+# A program that builds ClusterSpec directly reads pydantic's ``errors()``: each rule's
+# error type is its stable name (loading itself keys on "cross_field").
+
+
+def _with(cloud: str, **changes: Any) -> dict[str, Any]:
+    data = spec_dict(cloud)
+    for key, value in changes.items():
+        if key.startswith("pool_"):
+            data["node_pools"][0][key.removeprefix("pool_")] = value
+        else:
+            data[key] = value
+    return data
+
+
+KINDS: list[tuple[str, dict[str, Any], list[tuple[str, tuple[Any, ...]]]]] = [
+    ("unpinned", _with("gcp", addons={"kueue": {"version": "latest"}}),
+     [("unpinned", ("addons", "kueue", "version"))]),
+    ("dns_label", _with("gcp", name="Bad"), [("dns_label", ("name",))]),
+    ("kubeconfig_source", _with("gcp", existing={"kubeconfig": {}}),
+     [("kubeconfig_source", ("existing", "kubeconfig"))]),
+    ("zone_required", _with("gcp", location={"region": "us-west8"}),
+     [("zone_required", ("location",))]),
+    ("zone_region", _with("gcp", location={"region": "us-west8", "zone": "us-east1-b"}),
+     [("zone_region", ("location",))]),
+    ("zone_unsupported", _with("digitalocean", location={"region": "nyc2", "zone": "a"}),
+     [("zone_unsupported", ("location",))]),
+    ("cidr_overlap", _with("gcp", network={"cidr": "192.168.0.0/20"}),
+     [("cidr_overlap", ("network",))]),
+    ("fabric_prefix", _with("gcp", network={"fabric_subnet_prefix": 16,
+                                            "fabric_cidr": "192.168.0.0/20"}),
+     [("fabric_prefix", ("network",))]),
+    ("cidr", _with("gcp", network={"cidr": "10.0.0.1/16"}), [("cidr", ("network", "cidr"))]),
+    ("wrong_section", _with("aws", gcp={"project": "p"}), [("wrong_section", ("gcp",))]),
+    ("k8s_version_old", _with("gcp", kubernetes={"version": "1.29"}),
+     [("k8s_version_old", ("kubernetes", "version"))]),
+    ("k8s_version", _with("gcp", kubernetes={"version": "x"}),
+     [("k8s_version", ("kubernetes", "version"))]),
+    ("duplicate_pool",
+     _with("gcp", node_pools=[{"name": "a", "machine_type": "a4-highgpu-8g"}] * 2),
+     [("duplicate_pool", ("node_pools",))]),
+    ("empty_pools", _with("gcp", node_pools=[]), [("empty_pools", ("node_pools",))]),
+    ("dranet_managed", _with("aws", fabric={"mode": "dra", "dranet": "managed"}),
+     [("dranet_managed", ("fabric",))]),
+    ("dranet_mode", _with("gcp", fabric={"dranet": "managed"}), [("dranet_mode", ("fabric",))]),
+    ("device_plugin", _with("gcp", fabric={"device_plugin": "efa"}),
+     [("device_plugin", ("fabric",))]),
+    ("dra_api v1", _with("gcp", kubernetes={"version": "1.33"},
+                         fabric={"mode": "dra", "dra_api": "v1"}),
+     [("dra_api", ("fabric",))]),
+    ("dra_api auto", _with("gcp", kubernetes={"version": "1.33"}, fabric={"mode": "dra"}),
+     [("dra_api", ("fabric",))]),
+    ("dra_version", _with("gcp", kubernetes={"version": "1.31"},
+                          fabric={"mode": "dra", "dra_api": "v1beta1"}),
+     [("dra_version", ("fabric",))]),
+    ("device_class", _with("gcp", fabric={"gpu_device_class": "GPU"}),
+     [("device_class", ("fabric", "gpu_device_class"))]),
+    ("duplicate", _with("gcp", fabric={"namespaces": ["a", "a"]}),
+     [("duplicate", ("fabric", "namespaces"))]),
+    ("claim_counts", _with("gcp", fabric={"claim_gpu_counts": []}),
+     [("claim_counts", ("fabric", "claim_gpu_counts"))]),
+    ("capacity_type", _with("azure", pool_capacity={"type": "queued"}),
+     [("capacity_type", ("node_pools", 0, "capacity"))]),
+    ("reservation_missing", _with("aws", pool_capacity={"type": "reservation"}),
+     [("reservation_missing", ("node_pools", 0, "capacity"))]),
+    ("reservation_unused", _with("aws", pool_capacity={"type": "spot", "reservation": "cr-1"}),
+     [("reservation_unused", ("node_pools", 0, "capacity"))]),
+    ("aws_reservation", _with("aws", pool_capacity={"type": "reservation", "reservation": "r"}),
+     [("aws_reservation", ("node_pools", 0, "capacity"))]),
+    ("empty_pool", _with("aws", pool_node_count=0), [("empty_pool", ("node_pools", 0))]),
+    ("autoscaling range", _with("aws", pool_min_nodes=3, pool_max_nodes=4),
+     [("autoscaling", ("node_pools", 0))]),
+    ("autoscaling pair", _with("aws", pool_min_nodes=1), [("autoscaling", ("node_pools", 0))]),
+    ("mig_unsupported", _with("oci", pool_machine_type="BM.GPU.MI300X.8",
+                              pool_mig={"profile": "1g.10gb"}),
+     [("mig_unsupported", ("node_pools", 0))]),
+    ("mig_profile", _with("oci", pool_mig={"profile": "1g.5gb"}),
+     [("mig_profile", ("node_pools", 0))]),
+    ("gpu_count", _with("aws", pool_gpus_per_node=4), [("gpu_count", ("node_pools", 0))]),
+    ("nic_count", _with("aws", pool_fabric_nics=4), [("nic_count", ("node_pools", 0))]),
+    ("no_fabric", _with("aws", pool_machine_type="g5.48xlarge"),
+     [("no_fabric", ("node_pools", 0))]),
+    ("machine_type", _with("aws", pool_machine_type="p9"),
+     [("machine_type", ("node_pools", 0, "machine_type"))]),
+    ("label_key", _with("aws", pool_labels={"-": "x"}),
+     [("label_key", ("node_pools", 0, "labels"))]),
+    ("label_value", _with("aws", pool_labels={"a": "-"}),
+     [("label_value", ("node_pools", 0, "labels"))]),
+    ("azure_pool_name", _with("azure", pool_name="gpu-pool-1"),
+     [("azure_pool_name", ("node_pools", 0, "name"))]),
+    ("max_bytes", _with("gcp", acceptance={"max_bytes": "1M"}),
+     [("max_bytes", ("acceptance",))]),
+    ("size_range", _with("gcp", acceptance={"min_bytes": "4G", "max_bytes": "2G"}),
+     [("size_range", ("acceptance",))]),
+    ("size", _with("gcp", acceptance={"min_bytes": "1T"}),
+     [("size", ("acceptance", "min_bytes"))]),
+]
+
+
+@pytest.mark.parametrize(("data", "expected"), [k[1:] for k in KINDS], ids=[k[0] for k in KINDS])
+def test_each_rule_raises_its_own_error_type(
+    data: dict[str, Any], expected: list[tuple[str, tuple[Any, ...]]]
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        ClusterSpec(**data)
+    assert [(e["type"], e["loc"]) for e in info.value.errors()] == expected
+
+
+def test_location_problems_of_the_region_tables_are_reported_with_the_others() -> None:
+    """us-east-1-a starts with its region but is no AWS AZ name: <region><letter>
+    (docs.aws.amazon.com "Regions and Zones"); components/regions.py refuses it,
+    together with the missing api_access (components/security.py)."""
+    data = spec_dict("aws", api_access=None, location={"region": "us-east-1",
+                                                       "zone": "us-east-1-a"})
+    lines = problems(data)
+    assert [line.split(":")[0] for line in lines] == ["api_access", "location.zone"]
+    assert lines[1] == (
+        "location.zone: 'us-east-1-a' is not a zone of AWS region us-east-1; did you mean "
+        "us-east-1a or us-east-1b? (valid: us-east-1a, us-east-1b, ...) (got 'us-east-1-a')"
+    )
+
+
+def test_machine_names_are_unique_across_clouds() -> None:
+    """``GpuNodePoolSpec.machine`` looks the name up without the cloud: a name listed by
+    two clouds would give a pool the other cloud's machine."""
+    from components import catalog
+
+    names = [m.name for m in catalog.MACHINES]
+    assert len(names) == len(set(names))
