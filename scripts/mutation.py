@@ -28,10 +28,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# module name -> (file or glob mutmut mutates, tests that exercise it). Keep the test
-# lists small: every mutant runs them (mutmut first maps which tests reach
-# which function, then runs only those).
-MODULES: dict[str, tuple[str, list[str]]] = {
+# module name -> (file or glob mutmut mutates, or a list of them; tests that exercise
+# it). Keep the test lists small: every mutant runs them (mutmut first maps which
+# tests reach which function, then runs only those). A package too big for one run
+# (fabric) is split into several entries with a list of files each.
+MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     "verdict": (
         "components/nccl/verdict.py",
         [
@@ -108,6 +109,63 @@ MODULES: dict[str, tuple[str, list[str]]] = {
     ),
     # The offline answers of each cloud's SDK (components/plan/fakes/), left out of "plan".
     "plan-fakes": ("components/plan/fakes/*", ["tests/test_plan_fakes.py"]),
+    # components/fabric, split in three runs (one run of the whole package against
+    # all its tests takes hours on the 2-core sandbox).
+    "fabric-logic": (
+        [
+            "components/fabric/derive.py",
+            "components/fabric/injection.py",
+            "components/fabric/shapes.py",
+            "components/fabric/naming.py",
+            "components/fabric/taints.py",
+            "components/fabric/problems.py",
+            "components/fabric/workload.py",
+            "components/fabric/model.py",
+        ],
+        [
+            "tests/test_fabric_logic_exact.py",
+            "tests/test_injection.py",
+            "tests/test_workload.py",
+            "tests/test_fabric_counts.py",
+            "tests/test_do_gcp_pod_shapes.py",
+            "tests/test_dra_rails.py",
+            "tests/test_fabric_dra.py",
+            "tests/test_pod_admission.py",
+        ],
+    ),
+    "fabric-manifests": (
+        "components/fabric/manifests/*.py",
+        [
+            "tests/test_fabric_dra.py",
+            "tests/test_oci_fabric.py",
+            "tests/test_fabric_seed_do.py",
+            "tests/test_gcp_gpudirect_tcpx.py",
+            "tests/test_dra_rails.py",
+            "tests/test_fabric_namespaces.py",
+            "tests/test_node_agent_confinement.py",
+        ],
+    ),
+    "fabric-layer": (
+        [
+            "components/fabric/layer.py",
+            "components/fabric/parts.py",
+            "components/fabric/addons.py",
+            "components/fabric/description.py",
+            "components/fabric/plugins.py",
+            "components/fabric/resources.py",
+            "components/fabric/stack.py",
+        ],
+        [
+            "tests/test_fabric_dra.py",
+            "tests/test_oci_fabric.py",
+            "tests/test_fabric_seed_do.py",
+            "tests/test_gcp_gpudirect_tcpx.py",
+            "tests/test_fabric_namespaces.py",
+            "tests/test_fabric_counts.py",
+            "tests/test_node_agent_confinement.py",
+            "tests/test_pod_admission.py",
+        ],
+    ),
 }
 
 # module name -> globs left out of the module's glob (mutmut's do_not_mutate). mutmut
@@ -122,11 +180,17 @@ KILLED = {1, 3, 36, 37, -24, 24, 152, 255}  # failed test, pytest error, timeout
 SURVIVED = {0}
 
 
+def _globs(module: str) -> list[str]:
+    """The module's file globs (one string or a list in :data:`MODULES`)."""
+    path = MODULES[module][0]
+    return [path] if isinstance(path, str) else list(path)
+
+
 def _config(module: str) -> dict[str, Any]:
-    path, tests = MODULES[module]
+    tests = MODULES[module][1]
     return {
         "source_paths": ["components/"],
-        "only_mutate": [path],
+        "only_mutate": _globs(module),
         "do_not_mutate": EXCLUDE.get(module, []),
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
@@ -149,17 +213,19 @@ def _patch_config(module: str) -> None:
     configuration._config_reader = reader
 
 
-def _run_mutmut(module: str, max_children: int) -> None:
+def _run_mutmut(module: str, max_children: int, mutants: list[str] | None = None) -> None:
     """Run mutmut in this process with the module's configuration.
 
     Workers are forked from this process (mutmut's default isolation), so they
-    see the same configuration.
+    see the same configuration. ``mutants``: only these mutant names (fnmatch
+    globs such as ``components.fabric.shapes.*``); the others are left unrun.
     """
     _patch_config(module)
     from mutmut.__main__ import cli
 
     try:
-        cli.main(["run", "--max-children", str(max_children)], standalone_mode=False)
+        cli.main(["run", "--max-children", str(max_children), *(mutants or [])],
+                 standalone_mode=False)
     except SystemExit as exit_:  # mutmut exits non-zero when mutants survive
         if exit_.code not in (0, None, 1):
             raise
@@ -179,8 +245,7 @@ def _mutated(module: str, source: str) -> bool:
     (``Path.glob("components/plan/*.py.meta")`` would miss ``components/plan/fakes/``,
     which mutmut's fnmatch of ``components/plan/*.py`` does mutate.)
     """
-    path, _ = MODULES[module]
-    return fnmatch.fnmatch(source, path) and not any(
+    return any(fnmatch.fnmatch(source, path) for path in _globs(module)) and not any(
         fnmatch.fnmatch(source, pattern) for pattern in EXCLUDE.get(module, [])
     )
 
@@ -209,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("module", choices=sorted(MODULES))
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--show", metavar="MUTANT", help="print one mutant's diff of the last run")
+    parser.add_argument(
+        "--mutants", nargs="+", metavar="GLOB",
+        help="run only these mutants (name globs, e.g. 'components.fabric.shapes.*'): a "
+             "partial run when the whole module takes too long; unrun mutants are counted "
+             "as 'other (exit None)'",
+    )
     args = parser.parse_args(argv)
 
     import os
@@ -218,13 +289,13 @@ def main(argv: list[str] | None = None) -> int:
         return _show(args.module, args.show)
     shutil.rmtree(ROOT / "mutants", ignore_errors=True)
     start = time.monotonic()
-    _run_mutmut(args.module, args.max_children)
+    _run_mutmut(args.module, args.max_children, args.mutants)
     minutes = (time.monotonic() - start) / 60
     counts, survivors = _results(args.module)
     total = sum(counts.values())
     score = 100 * counts["killed"] / total if total else 0.0
     print()
-    print(f"module   {args.module} ({MODULES[args.module][0]})")
+    print(f"module   {args.module} ({', '.join(_globs(args.module))})")
     for name in survivors:
         print(f"survived {name}")
     print(

@@ -255,8 +255,9 @@ def guard_policy(
         _deny("fabric-gpu-shape", _pods(scope), _exclude([] if scope else system),
               [asks, *pool, {"key": gpus, "operator": "AnyNotIn", "value": counts}],
               f"{label} gives the fabric to pods asking for {', '.join(counts)} GPUs; "
-              f"another count would run NCCL without it. {refusals(spec, fabric)} Change "
-              f"the GPU count, or set {OPT_OUT} to run without the fabric."),
+              + " ".join(filter(None, [
+                  "another count would run NCCL without it.", refusals(spec, fabric),
+                  f"Change the GPU count, or set {OPT_OUT} to run without the fabric."]))),
         _deny("fabric-one-gpu-container", _pods(scope), _exclude([] if scope else system),
               [asks, *pool, {"key": gpu_container_count(fabric.gpu_resource),
                              "operator": "GreaterThan", "value": 1}],
