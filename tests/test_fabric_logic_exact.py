@@ -179,6 +179,11 @@ def test_apply_keeps_an_unprivileged_container_unprivileged() -> None:
     assert "hostNetwork" not in pod["spec"] and "dnsPolicy" not in pod["spec"]
 
 
+def test_apply_of_a_privileged_fragment_without_capabilities() -> None:
+    pod = PodFragment("m", 1, privileged=True).apply({"spec": {"containers": [{"name": "c"}]}})
+    assert pod["spec"]["containers"][0]["securityContext"] == {"privileged": True}
+
+
 def test_apply_refuses_a_template_without_containers() -> None:
     with pytest.raises(FragmentError) as raised:
         _FULL.apply({"metadata": {}})
@@ -214,7 +219,7 @@ def test_scaled_mebibytes_rounds_up_to_whole_pages(full, gpus, node, want) -> No
     assert scaled_mebibytes(full, gpus, node) == want
 
 
-@pytest.mark.parametrize("bad", ["5Gi", "Mi", "12.5Mi", "x2Mi"])
+@pytest.mark.parametrize("bad", ["5Gi", "Mi", "12.5Mi", "x2Mi", "2xMi"])
 def test_scaled_mebibytes_refuses_other_units(bad: str) -> None:
     with pytest.raises(FragmentError) as raised:
         scaled_mebibytes(bad, 1, 8)
@@ -253,6 +258,11 @@ def test_fragment_for_passes_the_fabric_fields_and_the_cloud() -> None:
     # BM.GPU.H100.8: 16 RoCE ports, one SR-IOV VF each (shared/reference/oci.md).
     assert fragment_for("BM.GPU.H100.8", 8).limits == {"nvidia.com/gpu": "8",
                                                        "nvidia.com/rdma-vf": "16"}
+    # The cloud narrows the lookup: an AWS machine is not a GCP one.
+    from components.catalog import UnknownMachineError
+
+    with pytest.raises(UnknownMachineError, match="'p5.48xlarge' is not a GCP machine type"):
+        fragment_for("p5.48xlarge", 8, cloud="gcp")
     dra = fragment_for("a4-highgpu-8g", 2, mode="dra", dranet="self")
     assert dra.resource_claims == [{"name": "gpu", "resourceClaimTemplateName":
                                     "2-gpu-nic-aligned"}]
@@ -426,6 +436,8 @@ def test_injection_part_written_out_for_two_created_pools() -> None:
     assert guards == {"gpufabric-guard-gpu": ["fabric-gpu-shape", "fabric-one-gpu-container",
                                               "fabric-pool-choice"],
                       "gpufabric-guard-big": ["fabric-gpu-shape", "fabric-one-gpu-container"]}
+    # With several pools a fragment pins its pool by our pool label.
+    assert pod_fragment(fabrics["big"], 8).node_selector == {"gpufabric.dev/pool": "big"}
     shape = injection.manifests[1]["spec"]["rules"][0]["validate"]["deny"]["conditions"]["all"]
     assert shape[1] == {"key": "{{ request.object.spec.nodeSelector.\"gpufabric.dev/pool\" "
                                "|| '' }}", "operator": "Equals", "value": "gpu"}
@@ -829,6 +841,10 @@ def test_gke_multinetwork_fragment_names_every_rail_and_mounts_host_paths() -> N
     interfaces = [{"interfaceName": "eth0", "network": "default"}] + [
         {"interfaceName": f"eth{i}", "network": f"vpc{i}"} for i in range(1, 9)]
     assert fragment.annotations["networking.gke.io/default-interface"] == "eth0"
+    # gcp.md lines 97 and 146-150: the two multi-networking keys, and the RxDM device list.
+    assert sorted(fragment.annotations) == ["devices.gke.io/container.tcpxo-daemon",
+                                            "networking.gke.io/default-interface",
+                                            "networking.gke.io/interfaces"]
     assert json.loads(fragment.annotations["networking.gke.io/interfaces"]) == interfaces
     assert fragment.volumes[:3] == [
         _SHM,
@@ -842,6 +858,12 @@ def test_gke_multinetwork_fragment_names_every_rail_and_mounts_host_paths() -> N
     ]
     assert fragment.limits == {"nvidia.com/gpu": "8"} and fragment.requests == {}
     assert [s["name"] for s in fragment.sidecars] == ["tcpxo-daemon"]
+    # The RxDM sidecar's volumes follow the pod's own (gcp.md line 145: the plugin lives
+    # in /home/kubernetes/bin/nvidia/lib64).
+    assert fragment.volumes[3]["hostPath"] == {"path": "/home/kubernetes/bin/nvidia/lib64"}
+    assert len(fragment.volumes) == 6
+    # TCPXO is not RDMA: no IPC_LOCK; one pool: no node selector.
+    assert fragment.capabilities == [] and fragment.node_selector == {}
     assert fragment.privileged is False and fragment.host_network is False
 
 
@@ -910,3 +932,77 @@ def test_non_strict_fragment_reads_per_gpu_amounts_of_a_refused_count() -> None:
         pod_fragment(doks, 9, strict=False)
     assert str(raised.value) == (
         "gpus must be 1..8 on gpu-h200x8-1128gb-fabric-contracted (pool gpu), got 9")
+
+
+def test_one_created_pool_gets_no_pool_choice_rule() -> None:
+    from components.fabric.addons import resolve_addons
+
+    spec = load_spec(spec_dict("aws"))  # a cluster this library creates, one GPU pool
+    fabrics = {"gpu": fabric_of(spec)}
+    _, injection = injection_part(spec, fabrics, resolve_addons(spec, fabrics))
+    assert injection.description == "Fabric injection policies (from the pod fragment helper)"
+    guard = injection.manifests[1]
+    assert [r["name"] for r in guard["spec"]["rules"]] == ["fabric-gpu-shape",
+                                                           "fabric-one-gpu-container"]
+
+
+def test_rail_sets_need_a_pairing_and_a_count_that_splits_the_node() -> None:
+    from dataclasses import replace
+
+    from components.catalog import get_machine
+    from components.fabric.naming import rail_sets
+
+    a4 = fabric_of(existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"}))
+    # a4: one NIC per GPU (gke-nvidia-dra-dranet.md gpu0rdma0..gpu7rdma0).
+    assert rail_sets(a4, 2) == [(0, 1), (2, 3), (4, 5), (6, 7)]
+    assert rail_sets(a4, 0) == [] and rail_sets(a4, 3) == []
+    no_pairing = replace(a4, machine=get_machine("gpu-h200x8-1128gb"))  # no fabric NICs
+    assert rail_sets(no_pairing, 2) == []
+
+
+# -- derive: labels, taints, MTU of a pool ---------------------------------------
+def test_pool_labels_and_taints_written_out() -> None:
+    from components.catalog import get_machine
+    from components.fabric.derive import fabric_mtu, pool_labels, pool_taints
+    from components.fabric.description import Taint
+
+    raw = spec_dict("aws")
+    raw["node_pools"][0].update(labels={"team": "vision"}, gpu_taint=False,
+                                taints=[{"key": "dedicated", "value": "training",
+                                         "effect": "NoExecute"}])
+    spec = load_spec(raw)
+    pool = spec.node_pools[0]
+    # nvidia.com/gpu.present=true: what the NVIDIA DRA kubelet plugin schedules on (GKE
+    # DRA seed, gke-nvidia-dra-dranet.md); only with DRA.
+    assert pool_labels(pool, dra=True) == {"gpufabric.dev/pool": "gpu",
+                                           "gpufabric.dev/fabric": "efa",
+                                           "nvidia.com/gpu.present": "true",
+                                           "team": "vision"}
+    assert pool_labels(pool, dra=False) == {"gpufabric.dev/pool": "gpu",
+                                            "gpufabric.dev/fabric": "efa", "team": "vision"}
+    # gpu_taint: false drops our GPU taint; the pool's own taints are kept as written.
+    assert pool_taints(spec, pool) == (Taint("dedicated", "training", "NoExecute"),)
+    raw["node_pools"][0]["gpu_taint"] = True
+    tainted = load_spec(raw)
+    assert pool_taints(tainted, tainted.node_pools[0]) == (
+        Taint("nvidia.com/gpu", "true", "NoSchedule"),
+        Taint("dedicated", "training", "NoExecute"))
+    # AWS EFA: MTU 9001 (catalog, AWS jumbo frames) unless the spec sets one.
+    p5 = get_machine("p5.48xlarge")
+    assert fabric_mtu(spec, p5) == 9001
+    raw["fabric"] = {"mtu": 1500}
+    assert fabric_mtu(load_spec(raw), p5) == 1500
+
+
+def test_claim_template_names_without_dra_and_with_several_gpu_counts() -> None:
+    from dataclasses import replace
+
+    from components.fabric.naming import claim_template_name
+
+    p5 = fabric_of(existing("aws", "p5.48xlarge"))
+    assert claim_template_name(p5, 2) == "2-gpu"
+    doks = fabric_of(existing("digitalocean", "gpu-h200x8-1128gb-fabric-contracted"))
+    narrowed = replace(doks, pod_gpu_counts=(4, 8), pod_gpu_counts_reason="why")
+    assert _shape(narrowed, 2)[6] == (
+        "pool gpu (gpu-h200x8-1128gb-fabric-contracted) gives the fabric only to pods with "
+        "4, 8 GPUs: why")
