@@ -261,7 +261,7 @@ def test_fragment_for_passes_the_fabric_fields_and_the_cloud() -> None:
     # The cloud narrows the lookup: an AWS machine is not a GCP one.
     from components.catalog import UnknownMachineError
 
-    with pytest.raises(UnknownMachineError, match="'p5.48xlarge' is not a GCP machine type"):
+    with pytest.raises(UnknownMachineError, match=r"'p5\.48xlarge' is not a GCP machine type"):
         fragment_for("p5.48xlarge", 8, cloud="gcp")
     dra = fragment_for("a4-highgpu-8g", 2, mode="dra", dranet="self")
     assert dra.resource_claims == [{"name": "gpu", "resourceClaimTemplateName":
