@@ -265,9 +265,12 @@ def test_every_selector_compiles_and_evaluates_to_a_bool_on_every_device() -> No
             exprs = [s["cel"]["expression"] for s in request["exactly"].get("selectors", [])]
             driver = CLASS_DRIVER[request["exactly"]["deviceClassName"]]
             for expression in exprs:
-                for device in node:
-                    if device["driver"] == driver:
-                        _matches([expression], device)
+                # _matches raises on a CEL error or a non-bool result; every selector
+                # must also pick at least one device of the A4 node (an always-false
+                # selector would leave the claim unallocatable).
+                picked = [d["name"] for d in node
+                          if d["driver"] == driver and _matches([expression], d)]
+                assert picked, f"{expression!r} matches no device of the A4 node"
 
 
 def test_unguarded_ifname_read_errors_on_a_device_without_it() -> None:
