@@ -38,12 +38,19 @@ from tests.test_scheduling_simulation import _simulate, _with_chart_values
 # - AWS: karpenter-provider-aws website/content/en/docs/reference/instance-types.md
 #   (commit 1d92708, from EC2 DescribeInstanceTypes): instance-cpu, instance-memory/1024.
 # - GCP: cloud.google.com/compute/docs/accelerator-optimized-machines, A3 section
-#   ("208 vCPUs, and 1,872 GB of memory").
+#   ("208 vCPUs, and 1,872 GB of memory"); the others from GoogleCloudPlatform/
+#   cluster-autoscaler pkg/cloudprovider/gke/machinetypes/deprecated_machine_types_config.go
+#   (commit 7d25050): NewMachineTypeInfo("a3-megagpu-8g", 208, 1872), ("a3-ultragpu-8g", 224,
+#   2952), ("a4-highgpu-8g", 224, 3968), ("a4x-highgpu-4g", 140, 884), ("a2-highgpu-8g", 96,
+#   680), ("g2-standard-48", 48, 192); memoryGb is GiB (machine_type.go: memoryGb x units.GiB).
+# - None: p6e-gb200.36xlarge (not in karpenter's list, no AWS page readable), every OCI shape
+#   (the GPU rows of docs.oracle.com computeshapes.htm were not readable) and every
+#   DigitalOcean plan (the GPU Droplet plan tables on docs.digitalocean.com were not readable).
 HOST = {
-    "a3-highgpu-8g": (208, 1872), "a3-megagpu-8g": (None, None),
-    "a3-ultragpu-8g": (None, None), "a4-highgpu-8g": (None, None),
-    "a4x-highgpu-4g": (None, None), "a2-highgpu-8g": (None, None),
-    "g2-standard-48": (None, None),
+    "a3-highgpu-8g": (208, 1872), "a3-megagpu-8g": (208, 1872),
+    "a3-ultragpu-8g": (224, 2952), "a4-highgpu-8g": (224, 3968),
+    "a4x-highgpu-4g": (140, 884), "a2-highgpu-8g": (96, 680),
+    "g2-standard-48": (48, 192),
     "p4d.24xlarge": (96, 1152), "p4de.24xlarge": (96, 1152), "p5.48xlarge": (192, 2048),
     "p5e.48xlarge": (192, 2048), "p5en.48xlarge": (192, 2048),
     "p6-b200.48xlarge": (192, 2048), "p6-b300.48xlarge": (192, 4096),
@@ -120,8 +127,17 @@ def test_aks_allocatable_on_nd_h100_v5() -> None:
     assert host_allocatable(Cloud.AZURE, machine) == {"cpu": 94940, "memory": 1794530}
 
 
+def test_gke_allocatable_on_a4() -> None:
+    """a4-highgpu-8g: 224 vCPUs, 3968 GiB (GKE cluster-autoscaler machine table).
+    cpu: 60 + 10 + 10 + 2.5 x 220 = 630m kept, 224000 - 630 = 223370m.
+    memory: floor(3968 x 1024 x 0.925) = 3758489 MiB; kept 9543.68 + 2 % of
+    (3758489 - 131072) = 82092.02 -> 82093, + 100 eviction = 82193; 3758489 - 82193."""
+    machine = get_machine("a4-highgpu-8g", Cloud.GCP)
+    assert host_allocatable(Cloud.GCP, machine) == {"cpu": 223370, "memory": 3676296}
+
+
 def test_no_host_figures_no_cpu_memory_check() -> None:
-    assert host_allocatable(Cloud.GCP, get_machine("a4-highgpu-8g", Cloud.GCP)) is None
+    assert host_allocatable(Cloud.OCI, get_machine("BM.GPU.H100.8", Cloud.OCI)) is None
 
 
 # -- pod requests --------------------------------------------------------------------------

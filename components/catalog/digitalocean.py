@@ -40,6 +40,11 @@ _DO_HCAS_8 = _mlx(*range(8))
 _DO_HCAS_16 = _mlx(*range(16))
 _DO = ("shared/reference/digitalocean.md", "docs.digitalocean.com configure-multinode-gpus")
 
+# Host vCPUs and memory: None on every plan. The GPU Droplet plan tables (vCPUs, RAM) of
+# docs.digitalocean.com were not readable here, and the per-contract "-fabric-contracted" slugs
+# are not in the public GET /v2/sizes (docs.digitalocean.com/products/droplets/details/pricing).
+# A slug's "640gb" / "1128gb" is GPU memory, not host RAM.
+
 
 MACHINES: tuple[Machine, ...] = (
     # -------------------------------------------------------- DigitalOcean --

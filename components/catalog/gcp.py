@@ -76,11 +76,14 @@ GKE_TCPX = NcclProfile(
 _GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth")
 
 
-# Host vCPUs and memory: cloud.google.com/compute/docs/accelerator-optimized-machines,
-# which documents memory in "GB" (the scheduling simulation's 7.5 % overhead margin
-# covers reading them as GiB). Only A3 High was readable here ("The A3 machine series
-# has 208 vCPUs, and 1,872 GB of memory", when A3 High was its only type); the other
-# machine tables were not: their host figures stay None.
+# Host vCPUs and memory (GiB). A3 High: cloud.google.com/compute/docs/accelerator-optimized-
+# machines ("The A3 machine series has 208 vCPUs, and 1,872 GB of memory", when A3 High was its
+# only type). The other machine tables of that page were not readable here; their figures are
+# Google's own static machine-type table in GKE's cluster autoscaler,
+# GoogleCloudPlatform/cluster-autoscaler pkg/cloudprovider/gke/machinetypes/
+# deprecated_machine_types_config.go (commit 7d25050), NewMachineTypeInfo(name, cpu, memoryGb)
+# beside each machine; it also lists a3-highgpu-8g as (208, 1872), the page's figures. The
+# page's "GB" is GiB: machine_type.go NewMachineTypeInfo stores memoryGb x units.GiB.
 
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- GCP --
@@ -100,6 +103,7 @@ MACHINES: tuple[Machine, ...] = (
         nic_names=tuple(f"eth{i}" for i in range(1, 9)),
         local_ssd_count=16, accelerator="nvidia-h100-mega-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 30 GB/s is on the Avg line, not comparable.",
+        host_vcpus=208, host_memory_gib=1872,  # NewMachineTypeInfo("a3-megagpu-8g", 208, 1872)
     ),
     Machine(
         Cloud.GCP, "a3-ultragpu-8g", "A3 Ultra", H200_141, 8,
@@ -107,6 +111,7 @@ MACHINES: tuple[Machine, ...] = (
         _derived(8, 400, 0.7), DERIVED_RDMA, _GCP,
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
+        host_vcpus=224, host_memory_gib=2952,  # NewMachineTypeInfo("a3-ultragpu-8g", 224, 2952)
     ),
     Machine(
         Cloud.GCP, "a4-highgpu-8g", "A4", B200, 8,
@@ -118,6 +123,7 @@ MACHINES: tuple[Machine, ...] = (
         notes="Seed: GPU0/GPU1 + 2 NICs share a PCIe root (2-gpu-nic-aligned). "
         "1 GPU + 1 NIC per node, all_gather 1 GiB = 36.67 / 45.14 GB/s "
         "(73% / 90% of the 50 GB/s one NIC gives).",
+        host_vcpus=224, host_memory_gib=3968,  # NewMachineTypeInfo("a4-highgpu-8g", 224, 3968)
     ),
     Machine(
         Cloud.GCP, "a4x-highgpu-4g", "A4X", GB200, 4,
@@ -126,15 +132,18 @@ MACHINES: tuple[Machine, ...] = (
         cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
         accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,
         notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
+        host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
     ),
     Machine(
         Cloud.GCP, "a2-highgpu-8g", "A2", A100_40, 8,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
         accelerator="nvidia-tesla-a100",
+        host_vcpus=96, host_memory_gib=680,  # NewMachineTypeInfo("a2-highgpu-8g", 96, 680)
     ),
     Machine(
         Cloud.GCP, "g2-standard-48", "G2", L4, 4,
         FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
         accelerator="nvidia-l4",
+        host_vcpus=48, host_memory_gib=192,  # NewMachineTypeInfo("g2-standard-48", 48, 192)
     ),
 )

@@ -119,9 +119,10 @@ class Machine:
     # with bundled local SSD (cluster-toolkit modules/compute/gke-node-pool/
     # disk_definitions.tf, local_ssd_count_ephemeral_storage). None: no local SSD.
     local_ssd_count: int | None = None
-    # The host's vCPUs (Kubernetes cpu capacity) and memory in GiB as the provider's size
-    # page documents them (each cloud module cites its page beside every value). None: not
-    # verified from a provider page; the scheduling simulation then skips the cpu/memory fit.
+    # The host's vCPUs (Kubernetes cpu capacity) and memory in GiB as the provider documents
+    # them: its size page, or its own machine table (each cloud module cites the source beside
+    # every value). None: not verified from the provider; the scheduling simulation then
+    # skips the cpu/memory fit.
     host_vcpus: int | None = None
     host_memory_gib: int | None = None
     notes: str = ""

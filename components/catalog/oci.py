@@ -48,6 +48,12 @@ _OCI_HCAS_MI300X = _mlx(0, 2, 3, 4, 5, 7, 8, 9)
 _OCI_HCAS_GB200 = _mlx(0, 1, 2, 3, 5, 6, 7, 8)
 _OCI = ("shared/reference/oci.md", "oracle-quickstart/oci-hpc-oke recommended NCCL parameters")
 
+# Host vCPUs and memory: None on every shape. The GPU rows (OCPUs, GB memory) of
+# docs.oracle.com Compute Shapes (iaas/Content/Compute/References/computeshapes.htm) were not
+# readable here. When filled: that page counts OCPUs, and "one OCPU is the equal of two vCPUs
+# for x86-based compute" (same page), so an x86 shape's vCPUs are 2 x OCPUs; the Arm
+# GB200-v3 needs its own rule.
+
 
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- OCI --

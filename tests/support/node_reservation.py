@@ -10,8 +10,13 @@ kube-reserved; the formulas below cite theirs:
   not readable here): cpu 6 % of the first core, 1 % of the next, 0.5 % of the next 2,
   0.25 % above 4; memory 255 MiB below 1 GiB, else 25 % of the first 4 GiB, 20 % of the
   next 4, 10 % of the next 8, 6 % of the next 112, 2 % above 128 GiB; eviction 100 MiB.
-  Newer GKE versions are reported to reserve the lesser of this and a per-pod figure, so
-  the tiered formula is the conservative one.
+  Google's own code agrees: GoogleCloudPlatform/cluster-autoscaler pkg/cloudprovider/gke/
+  reserved.go (commit 7d25050), cpuReservedMillicores (same tiers; +400m only above 110 max
+  pods, and the project sets none, so GKE's default 110 holds) and memoryReservedMiB (same
+  rates, brackets at 1000 MiB per "GB", so the 1024-based tiers here keep ~160 MiB more).
+  From GKE 1.37 (memoryReservedMiBV2, cpuReservedMillicoresV2) memory is the lesser of this
+  and 15 MiB x max pods + 500 MiB (+200 on Ubuntu), cpu at most 1000m: the tiered formula
+  is the conservative one.
 * EKS (AL2023 nodeadm, awslabs/amazon-eks-ami nodeadm/internal/kubelet/config.go):
   cpu the same tiers as GKE (getCPUMillicoresToReserve: 600/100/50/25 per 10000),
   memory ``11 MiB x maxPods + 255 MiB`` (getMemoryMebibytesToReserve), eviction 100 MiB;
