@@ -1,10 +1,23 @@
 """Multus CNI, thick plugin, as typed objects (the DO seed applied a fetched URL instead).
 
 Facts from k8snetworkplumbingwg/multus-cni deployments/multus-daemonset-thick.yml
-(v4.3.0). Changes from the sample, on purpose: a pinned release image instead
-of ``snapshot-thick``; a 512Mi memory limit instead of 50Mi (the sample OOMs on
-busy nodes, issues #1346/#1349/#1416); RBAC narrowed to what the daemon does
-(read NADs, read/annotate pods, write events).
+(v4.3.0): the CRD, the daemon config, the daemon's and the installer's commands and
+mounts. The daemon needs the host's CNI bin directory at the same path (``/opt/cni/bin``):
+it runs the delegate plugins chrooted to ``/hostroot`` but looks them up in its own
+filesystem first (multus-cni PR #1161). The installer is ``install_multus`` (copy to a
+temp file, then rename): a plain ``cp`` onto a ``multus-shim`` the runtime is executing
+fails with "Text file busy" after a node reboot (multus-cni issue #1221, fixed in v4.3.0).
+
+Changes from the sample, on purpose: a pinned release image instead of
+``snapshot-thick``; a 512Mi memory limit instead of 50Mi (the sample OOMs on busy nodes,
+issues #1346/#1349/#1416) and no CPU limit (``common.resources``); the installer gets
+10m / 64Mi with that as its limit (the sample: a 15Mi request, no limit); RBAC narrowed to
+what the daemon does (read NADs, read pods and update their network-status, write
+events) instead of ``*`` on ``k8s.cni.cncf.io``; no ``/etc/cni/multus/net.d`` mount (the
+daemon reads it only for a NAD without a config, multus-cni 19f9283db; every NAD here
+carries its config); the project's labels, GPU-taint tolerations, priority class and
+rolling update (``common.node_agent``); and only on the fabric pools' nodes
+(``fabric_node_affinity``, docs/security.md).
 """
 
 from __future__ import annotations
@@ -48,7 +61,7 @@ def nad_crd() -> Manifest:
                 "plural": "network-attachment-definitions",
                 "singular": "network-attachment-definition",
                 "kind": "NetworkAttachmentDefinition",
-                "shortNames": ["net-attach-def"],
+                "shortNames": ["nad", "net-attach-def"],
             },
             "versions": [
                 {
@@ -115,7 +128,7 @@ def manifests(
     """Multus thick, on the nodes matching ``node_selectors`` (the fabric pools)."""
     rules = [
         rule([NAD_GROUP], ["network-attachment-definitions"], ["get", "list", "watch"]),
-        rule([""], ["pods", "pods/status"], ["get", "list", "watch", "update", "patch"]),
+        rule([""], ["pods", "pods/status"], ["get", "list", "update", "watch"]),
         rule(["", "events.k8s.io"], ["events"], ["create", "patch", "update"]),
     ]
     privileged = {"privileged": True}
@@ -130,6 +143,7 @@ def manifests(
                  "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
         "volumeMounts": [
             mount("cni", "/host/etc/cni/net.d"),
+            mount("cnibin", "/opt/cni/bin"),
             mount("host-run", "/host/run"),
             mount("host-var-lib-cni-multus", "/var/lib/cni/multus"),
             mount("host-var-lib-kubelet", "/var/lib/kubelet", propagation="HostToContainer"),
@@ -142,11 +156,8 @@ def manifests(
     install = {
         "name": "install-multus-binary",
         "image": image.ref,
-        "command": [
-            "sh", "-c",
-            "cp /usr/src/multus-cni/bin/multus-shim /host/opt/cni/bin/multus-shim && "
-            "cp /usr/src/multus-cni/bin/passthru /host/opt/cni/bin/passthru",
-        ],
+        "command": ["/usr/src/multus-cni/bin/install_multus", "-d", "/host/opt/cni/bin",
+                    "-t", "thick"],
         "resources": resources("10m", "64Mi"),
         "securityContext": privileged,
         "terminationMessagePolicy": "FallbackToLogsOnError",
