@@ -184,6 +184,13 @@ def test_apply_of_a_privileged_fragment_without_capabilities() -> None:
     assert pod["spec"]["containers"][0]["securityContext"] == {"privileged": True}
 
 
+def test_container_patch_of_a_requests_only_fragment() -> None:
+    # PodFragment is public (users apply it themselves): a fragment with requests and no
+    # limits (its field comment: memory beside hugepages) patches only the requests.
+    fragment = PodFragment("m", 1, requests={"memory": "100Mi"})
+    assert fragment.container_patch() == {"resources": {"requests": {"memory": "100Mi"}}}
+
+
 def test_apply_refuses_a_template_without_containers() -> None:
     with pytest.raises(FragmentError) as raised:
         _FULL.apply({"metadata": {}})
@@ -324,6 +331,39 @@ def test_dra_classes_managed_and_self_installed() -> None:
     assert (unnamed.nic_class, unnamed.nic_driver) == ("dranet", "dra.net")
 
 
+# The refusal text is the project's (components/fabric/derive.py); the class names are
+# upstream's: gpu.nvidia.com (NVIDIA/k8s-dra-driver-gpu DeviceClass) and gpu.amd.com
+# (ROCm/k8s-gpu-dra-driver deployments/helm/k8s-gpu-dra-driver/templates/deviceclass.yaml
+# at 4482249). "MI300X 192GB": components/catalog/gpus.py line 35, both machines' GPU.
+@pytest.mark.parametrize(("cloud", "machine", "kind", "valid"), [
+    ("azure", "Standard_ND96isr_MI300X_v5", "AKS", "auto or device-plugin"),
+    ("oci", "BM.GPU.MI300X.8", "OKE", "auto, device-plugin or host-network"),
+])
+def test_gpu_dra_on_an_amd_pool_is_refused_with_the_valid_modes(cloud, machine, kind,
+                                                                 valid) -> None:
+    from components.fabric.derive import refuse_amd_gpu_dra
+
+    raw = spec_dict(cloud, fabric={"mode": "dra"})
+    raw["node_pools"][0]["machine_type"] = machine
+    spec = load_spec(raw)
+    with pytest.raises(SpecError) as raised:
+        refuse_amd_gpu_dra(spec, spec.node_pools[0], kind, valid)
+    assert raised.value.problems == [Problem(
+        "fabric.mode",
+        f"pool 'gpu' ({machine}) has AMD MI300X 192GB GPUs; GPU DRA on {kind} is the NVIDIA "
+        "DRA driver (DeviceClass gpu.nvidia.com), which publishes no AMD GPU, and AMD's "
+        f"driver (DeviceClass gpu.amd.com) is not installed on {kind}; valid for this pool: "
+        f"fabric.mode {valid}",
+        "dra", True)]
+
+
+def test_gpu_dra_on_an_nvidia_pool_is_not_refused() -> None:
+    from components.fabric.derive import refuse_amd_gpu_dra
+
+    spec = existing("azure", "Standard_ND96isr_H100_v5", fabric={"mode": "dra"})
+    assert refuse_amd_gpu_dra(spec, spec.node_pools[0], "AKS", "auto or device-plugin") is None
+
+
 # -- problems --------------------------------------------------------------------
 def test_refuse_raises_one_problem_with_or_without_a_value() -> None:
     with pytest.raises(SpecError) as raised:
@@ -441,6 +481,11 @@ def test_injection_part_written_out_for_two_created_pools() -> None:
     shape = injection.manifests[1]["spec"]["rules"][0]["validate"]["deny"]["conditions"]["all"]
     assert shape[1] == {"key": "{{ request.object.spec.nodeSelector.\"gpufabric.dev/pool\" "
                                "|| '' }}", "operator": "Equals", "value": "gpu"}
+    # The pool-choice rule matches every namespace but the cluster's and the add-ons'
+    # (their GPU pods are node agents): opted-out pods and the system namespaces excluded.
+    choice = injection.manifests[1]["spec"]["rules"][2]
+    assert (choice["name"], choice["match"], choice["exclude"]) == (
+        "fabric-pool-choice", _MATCH, _EXCLUDE)
 
 
 def test_injection_part_user_values_and_existing_clusters() -> None:
@@ -673,6 +718,114 @@ def test_scoped_guard_names_the_namespaces_and_the_refused_counts() -> None:
         '[\n {\n  "op": "remove",\n  "path": "/spec/containers/{{elementIndex}}/resources/'
         'limits/nvidia.com~1gpu"\n },\n {\n  "op": "remove",\n  "path": "/spec/containers/'
         '{{elementIndex}}/resources/requests/nvidia.com~1gpu"\n }\n]')
+
+
+# -- the policies of a scoped fabric (DOKS: its NADs are namespaced) -----------------
+# shared/seeds/digitalocean-doks-multinode-gpu.md: one host-device NAD per fabric NIC in
+# the workload namespace, the networks annotation roce-net-fabricN@fabricN (lines
+# 120-128); only 8-GPU pods get the fabric (NICs moved whole into one pod, issues 17/19).
+# Scope: fabric.namespaces, then every team that may use the pool (fabric_namespaces);
+# "vision" names the pool, so the pool's name is read (a team without node_pools is not).
+_DOKS_SCOPE = ["default", "training", "vision"]
+_DOKS_MATCH = {"any": [{"resources": {"kinds": ["Pod"], "operations": ["CREATE"],
+                                      "namespaces": _DOKS_SCOPE}}]}
+# In scope, only opted-out pods are excluded: the scope holds no system namespace.
+_OPT_OUT_ONLY = {"any": [{"resources": {"annotations": {"gpufabric.dev/inject": "false"}}}]}
+
+
+def _doks_scoped():
+    spec = existing("digitalocean", "gpu-h200x8-1128gb-fabric-contracted",
+                    fabric={"namespaces": ["default", "training"]},
+                    tenancy={"teams": [{"name": "vision", "group": "vision-eng", "gpus": 16,
+                                        "node_pools": ["gpu"]}]})
+    return spec, fabric_of(spec)
+
+
+def test_doks_scoped_mutate_policy_written_out() -> None:
+    from components.fabric.injection import mutate_policy
+
+    spec, fabric = _doks_scoped()
+    policy = mutate_policy(spec, fabric, False)
+    # Several namespaces are listed with ", " in the description.
+    assert policy["metadata"]["annotations"]["policies.kyverno.io/description"] == (
+        "Gives GPU pods on gpu-h200x8-1128gb-fabric-contracted the roce fabric (device "
+        "resources, networks, NCCL env) for their GPU count, in default, training, vision.")
+    rules = {r["name"]: r for r in policy["spec"]["rules"]}
+    assert list(rules) == ["fabric-8-gpu", "fabric-8-gpu-container"]
+    base = {
+        "match": _DOKS_MATCH,
+        "exclude": _OPT_OUT_ONLY,
+        "preconditions": {"all": [
+            {"key": _GPUS, "operator": "Equals", "value": "8"},
+            {"key": _COUNT, "operator": "Equals", "value": 1},
+        ]},
+    }
+    # The pod-level patch carries the pod's metadata: the Multus networks annotation
+    # (seed lines 120-128, joined with ", "). DOKS taints GPU nodes by key only
+    # (shared/reference/digitalocean.md lines 73-75: nvidia.com/gpu, NoSchedule), so the
+    # toleration is Exists.
+    assert rules["fabric-8-gpu"] == {"name": "fabric-8-gpu", **base, "mutate": {
+        "patchStrategicMerge": {
+            "spec": {
+                "tolerations": "{{ [request.object.spec.tolerations || `[]`, `[{\"key\":"
+                               "\"nvidia.com/gpu\",\"operator\":\"Exists\",\"effect\":"
+                               "\"NoSchedule\"}]`][] }}",
+                "volumes": [{"name": "shared-memory",
+                             "emptyDir": {"medium": "Memory", "sizeLimit": "64Gi"}}],
+            },
+            "metadata": {"annotations": {"k8s.v1.cni.cncf.io/networks": (
+                "roce-net-fabric0@fabric0, roce-net-fabric1@fabric1, "
+                "roce-net-fabric2@fabric2, roce-net-fabric3@fabric3, "
+                "roce-net-fabric4@fabric4, roce-net-fabric5@fabric5, "
+                "roce-net-fabric6@fabric6, roce-net-fabric7@fabric7")}},
+        }}}
+    container = rules["fabric-8-gpu-container"]
+    assert {k: container[k] for k in ("match", "exclude", "preconditions")} == base
+
+
+def test_doks_scoped_guard_rules_match_the_scope_only() -> None:
+    from components.fabric.injection import guard_policy
+
+    spec, fabric = _doks_scoped()
+    rules = {r["name"]: r for r in guard_policy(spec, fabric, False)["spec"]["rules"]}
+    assert list(rules) == ["fabric-gpu-shape", "fabric-one-gpu-container", "fabric-namespace"]
+    assert (rules["fabric-gpu-shape"]["match"], rules["fabric-gpu-shape"]["exclude"]) == (
+        _DOKS_MATCH, _OPT_OUT_ONLY)
+    assert rules["fabric-one-gpu-container"] == {
+        "name": "fabric-one-gpu-container",
+        "match": _DOKS_MATCH,
+        "exclude": _OPT_OUT_ONLY,
+        "validate": {
+            "failureAction": "Enforce",
+            "message": (
+                "Pool gpu (gpu-h200x8-1128gb-fabric-contracted): the fabric is given to one "
+                "container per pod; put every GPU of the pod in one container, or set "
+                "annotation gpufabric.dev/inject: \"false\" to run without the fabric."),
+            "deny": {"conditions": {"all": [
+                {"key": _GPUS, "operator": "NotEquals", "value": ""},
+                {"key": _COUNT, "operator": "GreaterThan", "value": 1}]}},
+        },
+    }
+    # Outside the scope: every namespace but the scope and the system ones.
+    assert rules["fabric-namespace"]["exclude"]["any"][1] == {"resources": {
+        "namespaces": sorted([*_DOKS_SCOPE, *_SYSTEM])}}
+
+
+def test_refusals_give_one_sentence_per_reason() -> None:
+    from dataclasses import replace
+
+    from components.fabric.injection import refusals
+
+    # a4 DRA with templates for 2 and 8 GPUs, narrowed by a describer to 8-GPU pods: 2 GPUs
+    # has a template but is refused for the describer's reason, the others for the
+    # missing template (shapes.py: the template check comes first).
+    spec = existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self",
+                                                     "claim_gpu_counts": [2, 8]})
+    narrowed = replace(fabric_of(spec), pod_gpu_counts=(8,), pod_gpu_counts_reason="why")
+    assert refusals(spec, narrowed) == (
+        "1, 3, 4, 5, 6, 7 GPUs: pool gpu has ResourceClaimTemplates for 2, 8 GPUs only; add "
+        "the count to fabric.claim_gpu_counts or use one of these. 2 GPUs: pool gpu "
+        "(a4-highgpu-8g) gives the fabric only to pods with 8 GPUs: why.")
 
 
 # -- pod shapes: NIC count, alignment, refusals -------------------------------------
@@ -911,6 +1064,27 @@ def test_dra_fragment_claims_instead_of_counting() -> None:
         {"name": "compute-domain-channel",
          "resourceClaimTemplateName": "gpu-compute-domain-channel"}]
     assert gb.container_claims == ["gpu", "compute-domain-channel"]
+
+
+def test_fragment_without_dra_has_empty_claim_lists() -> None:
+    # p5 counts GPUs and EFA through device plugins: no claim at all, and the claim
+    # fields are empty lists (PodFragment's field types), not None.
+    fragment = pod_fragment(fabric_of(existing("aws", "p5.48xlarge")), 8)
+    assert (fragment.resource_claims, fragment.container_claims) == ([], [])
+
+
+def test_fragment_sidecars_are_copies_of_the_pools() -> None:
+    # A caller editing a fragment's sidecar (or a sidecar volume) must not change the pool's
+    # description, hence the next fragment. shared/reference/gcp.md lines 147-151: the
+    # tcpxo-daemon has caps NET_ADMIN + NET_BIND_SERVICE and mounts /sys and /proc/sys.
+    fabric = fabric_of(existing("gcp", "a3-megagpu-8g"))
+    first = pod_fragment(fabric, 8)
+    first.sidecars[0]["securityContext"]["capabilities"]["add"].append("SYS_ADMIN")
+    first.volumes[-1]["hostPath"]["path"] = "/"
+    again = pod_fragment(fabric, 8)
+    assert again.sidecars[0]["securityContext"] == {
+        "capabilities": {"add": ["NET_ADMIN", "NET_BIND_SERVICE"]}}
+    assert again.volumes[-1] == {"name": "rxdm-proc-sys", "hostPath": {"path": "/proc/sys"}}
 
 
 def test_host_network_fragment_is_privileged_on_the_host_network() -> None:
