@@ -49,10 +49,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from components.errors import Problem, SpecError
 from components.fabric.manifests import rdma_shared, sriov
 from components.fabric.manifests.rdma_shared import SharedResource
 from components.fabric.manifests.sriov import VfResource
 from components.versions import Image
+from tests.fabric_helpers import existing, layer_of
 
 # The pinned images (components/versions.py, docs/images.md lines 38-39), written out.
 RDMA_IMAGE = Image("ghcr.io/mellanox/k8s-rdma-shared-dev-plugin", "v1.5.3")
@@ -415,11 +419,32 @@ def test_rdma_shared_manifests_in_a_namespace_on_selected_nodes() -> None:
     ]
 
 
-def test_rdma_shared_manifests_of_no_resource_still_render_an_empty_config() -> None:
+def test_rdma_shared_manifests_of_no_resource_render_an_empty_config() -> None:
+    # What the builder alone does; the layer never gets here (next test).
     got = rdma_shared.manifests(RDMA_IMAGE, [])
     assert got[1]["data"] == {
         "config.json": '{\n  "periodicUpdateInterval": 300,\n  "configList": []\n}'
     }
+
+
+def test_the_rdma_shared_plugin_on_a_cluster_without_its_fabric_is_refused() -> None:
+    # k8s-rdma-shared-dev-plugin v1.5.3 pkg/resources/resources_manager.go ValidateConfigs:
+    # `len(rm.configList) < 1` -> "no resources configuration found", and
+    # cmd/k8s-rdma-shared-dp/main.go log.Fatalf's on it: the DaemonSet the layer used to
+    # render here (configList []) crash-looped on every node. GKE A4 pools hand their
+    # NICs out through DRA, not this plugin.
+    spec = existing("gcp", addons={"rdma_shared_device_plugin": {"enabled": True}})
+    with pytest.raises(SpecError) as info:
+        layer_of(spec)
+    assert info.value.problems == [Problem(
+        "addons.rdma_shared_device_plugin.enabled",
+        "no node pool's fabric uses the rdma-shared device plugin (fabric.device_plugin: "
+        "rdma-shared, with fabric NICs), so its configList would be empty, and the plugin "
+        'exits on start ("no resources configuration found"); leave '
+        "addons.rdma_shared_device_plugin off on this cluster",
+        True,
+        True,
+    )]
 
 
 # -- SR-IOV device plugin: one config entry -------------------------------------------
@@ -500,6 +525,23 @@ def test_sriov_config_is_a_resource_list_in_order() -> None:
         ],
     }
     assert sriov.config([]) == {"resourceList": []}
+
+
+def test_the_sriov_plugin_on_a_cluster_without_vfs_is_refused() -> None:
+    # sriov-network-device-plugin v3.9.0 cmd/sriovdp/manager.go: an empty resourceList
+    # starts no resource server; the DaemonSet would run on every node for nothing.
+    # AWS pools hand out EFA devices, not VFs.
+    spec = existing("aws", addons={"sriov_device_plugin": {"enabled": True}})
+    with pytest.raises(SpecError) as info:
+        layer_of(spec)
+    assert info.value.problems == [Problem(
+        "addons.sriov_device_plugin.enabled",
+        "no node pool's fabric uses the sriov device plugin (fabric.device_plugin: sriov, "
+        "with fabric NICs), so its resourceList would be empty: it would serve no device; "
+        "leave addons.sriov_device_plugin off on this cluster",
+        True,
+        True,
+    )]
 
 
 # -- manifests: ServiceAccount, ConfigMap, DaemonSet ----------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from components.fabric.addons import ResolvedAddons
 from components.fabric.description import Attach, DevicePlugin, FabricDescription
@@ -27,6 +27,7 @@ from components.fabric.naming import (
     rail_claim_template_name,
     rail_sets,
 )
+from components.fabric.problems import refuse
 
 if TYPE_CHECKING:
     from components.clouds.contract import ChartValues
@@ -103,6 +104,10 @@ def generic_parts(
             r for f in fabs if f.device_plugin is DevicePlugin.RDMA_SHARED
             for r in rdma_shared.per_interface([x.netdev for x in f.rails if x.netdev])
         ]
+        if not shared:
+            _refuse_idle_plugin("rdma_shared_device_plugin", DevicePlugin.RDMA_SHARED,
+                                "its configList would be empty, and the plugin exits on "
+                                "start (\"no resources configuration found\")")
         out.append(Part(
             "rdma-shared-device-plugin",
             tuple(rdma_shared.manifests(addons["rdma_shared_device_plugin"].image(),
@@ -112,6 +117,9 @@ def generic_parts(
     if addons.on("sriov_device_plugin"):
         vfs = [sriov.rdma_vfs(*_split(res)) for f in fabs for res in f.pooled_resources
                if f.device_plugin is DevicePlugin.SRIOV]
+        if not vfs:
+            _refuse_idle_plugin("sriov_device_plugin", DevicePlugin.SRIOV,
+                                "its resourceList would be empty: it would serve no device")
         out.append(Part(
             "sriov-device-plugin",
             tuple(sriov.manifests(addons["sriov_device_plugin"].image(), _unique(vfs))),
@@ -145,6 +153,19 @@ def generic_parts(
         ))
     out += dra_parts(spec, fabrics, addons, cloud)
     return out
+
+
+def _refuse_idle_plugin(key: str, plugin: DevicePlugin, why: str) -> NoReturn:
+    """A device plugin turned on where no pool's fabric hands out its resources would
+    run on every node for nothing (k8s-rdma-shared-dev-plugin v1.5.3 ValidateConfigs
+    even refuses an empty configList, so its pods crash-loop): stop before any resource."""
+    refuse(
+        f"addons.{key}.enabled",
+        f"no node pool's fabric uses the {plugin.value} device plugin "
+        f"(fabric.device_plugin: {plugin.value}, with fabric NICs), so {why}; "
+        f"leave addons.{key} off on this cluster",
+        True,
+    )
 
 
 def _split(resource: str) -> tuple[str, str]:
