@@ -676,3 +676,22 @@ def test_deep_merge_result_shares_nothing_with_an_overlay() -> None:
     out["new"]["inner"]["x"] = 2
     out["list"][0]["y"] = 2
     assert overlay == {"new": {"inner": {"x": 1}}, "list": [{"y": 1}]}
+
+
+def test_node_agent_selector_label_wins_over_a_callers_label() -> None:
+    """apps/v1 DaemonSet validation refuses a template whose labels miss the selector
+    ("selector does not match template labels", k8s.io/kubernetes pkg/apis/apps/validation):
+    a caller's ``app.kubernetes.io/name`` must not replace the selector's value."""
+    out = node_agent(
+        "probe", "gpu-fabric", containers=[PROBE], service_account="probe-sa",
+        labels={"app.kubernetes.io/name": "other", "tier": "node"},
+    )
+    assert out["spec"]["selector"] == {"matchLabels": {"app.kubernetes.io/name": "probe"}}
+    assert out["spec"]["template"]["metadata"]["labels"] == {
+        "app.kubernetes.io/name": "probe", "tier": "node",
+    }
+    assert out["metadata"]["labels"] == {
+        "app.kubernetes.io/managed-by": "gpu-fabric",
+        "app.kubernetes.io/name": "probe",
+        "tier": "node",
+    }

@@ -133,8 +133,8 @@ def node_agent(
     *,
     containers: list[dict[str, Any]],
     service_account: str,
-    volumes: list[dict[str, Any]] = (),  # type: ignore[assignment]
-    init_containers: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    volumes: Sequence[dict[str, Any]] = (),
+    init_containers: Sequence[dict[str, Any]] = (),
     host_network: bool = False,
     host_pid: bool = False,
     node_selector: Mapping[str, str] | None = None,
@@ -144,8 +144,14 @@ def node_agent(
     labels: Mapping[str, str] | None = None,
     termination_grace: int | None = None,
 ) -> Manifest:
-    """A node-agent DaemonSet: tolerates every cloud's GPU taints, rolls one node at a time."""
+    """A node-agent DaemonSet: tolerates every cloud's GPU taints, rolls one node at a time.
+
+    The selector label always wins over ``labels``: a caller's ``app.kubernetes.io/name``
+    would make the template's labels miss the selector, which the API server refuses
+    (apps/v1 validation: "selector does not match template labels").
+    """
     selector = {"app.kubernetes.io/name": name}
+    labelled = selector | {k: v for k, v in (labels or {}).items() if k not in selector}
     pod_spec: dict[str, Any] = {
         "serviceAccountName": service_account,
         "tolerations": daemonset_tolerations(extra_tolerations),
@@ -171,12 +177,12 @@ def node_agent(
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": meta(name, ns, labels=selector | dict(labels or {})),
+        "metadata": meta(name, ns, labels=labelled),
         "spec": {
             "selector": {"matchLabels": selector},
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
             "template": {
-                "metadata": {"labels": selector | dict(labels or {})},
+                "metadata": {"labels": labelled},
                 "spec": pod_spec,
             },
         },
