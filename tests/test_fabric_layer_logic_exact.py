@@ -254,7 +254,8 @@ def test_resolve_addons_precedence_versions_values_and_namespaces() -> None:
     # mpi-operator); kube-system as the upstream manifests install them (multus-cni
     # v4.3.0 deployments/multus-daemonset-thick.yml, the rdma/sriov plugins' and
     # dranet's charts per ../shared/reference/kubernetes-layer.md); jobset-system:
-    # kubernetes-sigs/jobset's release manifests.
+    # kubernetes-sigs/jobset config/default/kustomization.yaml ("namespace:
+    # jobset-system", at 0bcb0fc4).
     assert dict(got) == {
         "multus": ResolvedAddon("multus", True, "v4.2.0-thick", {}, "kube-system"),
         "rdma_shared_device_plugin": ResolvedAddon(
