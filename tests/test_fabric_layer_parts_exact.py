@@ -17,8 +17,9 @@ waits for. Sources of the expected values:
   == true``, constraint ``matchAttribute: resource.kubernetes.io/pcieRoot``) and line 93
   (pcieRoot is the alignment attribute).
 - DRANET: kubernetes-sigs/dranet v1.4.0 (components/versions.py DRANET)
-  pkg/apis/attributes.go ``dra.net/ifName``; values.schema.json ``args.cloudProviderHint``
-  (GCE, AWS, AZURE, OKE, ALIBABA, webhook, NONE).
+  pkg/apis/attributes.go ``dra.net/ifName``, ``dra.net/rdma``; values.schema.json
+  ``args.cloudProviderHint`` enum GCE, AZURE, OKE, AWS, ALIBABA, NONE
+  (/work/shared/upstream/values/dranet/v1.4.0/values.schema.json lines 87-91).
 - OKE: oracle-quickstart/oci-hpc-oke terraform/files/nvidia-network-operator/
   sriov-network.yaml as summarised in /work/shared/reference/oci.md lines 96-104 (one
   SR-IOV network ``rdma-vf`` of resource ``nvidia.com/rdma-vf``, 16 per dual-port node,
@@ -29,8 +30,9 @@ waits for. Sources of the expected values:
   ``resourceName, resourcePrefix, selectors{vendors, isRdma}``, Mellanox vendor ``15b3``);
   resource.k8s.io/v1 DeviceRequest (``exactly: {deviceClassName, allocationMode, count,
   selectors}``; v1beta1 flat); NVIDIA k8s-dra-driver-gpu ComputeDomain
-  (resource.nvidia.com/v1beta1 ``spec.numNodes``, ``spec.channel.resourceClaimTemplate.name``,
-  tests/data/upstream/crds and /work/shared/upstream/crds/resource.nvidia.com).
+  (resource.nvidia.com/v1beta1 ``spec.numNodes``, ``spec.channel.resourceClaimTemplate.name``:
+  /work/shared/upstream/crds/resource.nvidia.com/resource.nvidia.com_computedomains.yaml
+  lines 56-68).
 - PINS: components/versions.py (charts and images at their pinned versions) and the
   chart values the project computes, whose keys exist in the pinned charts' values.yaml
   (/work/shared/upstream/values/<chart>/<version>/values.yaml).
@@ -95,7 +97,7 @@ V1BETA1 = "resource.k8s.io/v1beta1"
 # -- literal builders of the expected objects (Kubernetes shapes, spelled out) -----------
 
 def _ns(name: str, *, privileged: bool = False) -> dict[str, Any]:
-    """A Namespace; node agents' get Pod Security ``privileged`` (Kubernetes Pod Security
+    """A Namespace; node agents get Pod Security ``privileged`` (Kubernetes Pod Security
     Admission labels ``pod-security.kubernetes.io/{enforce,audit,warn}``)."""
     labels = {**MANAGED, "kubernetes.io/metadata.name": name}
     if privileged:
@@ -128,7 +130,7 @@ def _req(name: str, device_class: str, count: int, *selectors: str,
     return {"name": name, "exactly": fields} if api == V1 else {"name": name, **fields}
 
 
-def _aligned(*groups: tuple[str, str], ) -> list[dict[str, Any]]:
+def _aligned(*groups: tuple[str, str]) -> list[dict[str, Any]]:
     return [{"requests": [g, n], "matchAttribute": PCIE_ROOT} for g, n in groups]
 
 
@@ -526,8 +528,9 @@ def test_sriov_device_plugin_one_vf_resource_per_pooled_resource() -> None:
 
 def _gpu_operator_values(*, rdma: bool, device_plugin: bool,
                          service_monitor: bool) -> dict[str, Any]:
-    """Keys of gpu-operator v26.7.0 values.yaml: driver.rdma (nvidia-peermem), devicePlugin,
-    dcgmExporter.serviceMonitor, daemonsets.tolerations, node-feature-discovery.worker."""
+    """Keys of gpu-operator v26.7.0 values.yaml (/work/shared/upstream/values): nfd (line 8),
+    cdi (15), daemonsets (41), driver (137) with rdma.useHostMofed (164-166), devicePlugin
+    (241), dcgmExporter.serviceMonitor (299, 326), node-feature-discovery (618)."""
     return {
         "driver": {"enabled": True, "rdma": {"enabled": rdma, "useHostMofed": False}},
         "toolkit": {"enabled": True},
@@ -569,7 +572,8 @@ def test_gpu_operator_with_dra_and_prometheus_waits_for_prometheus() -> None:
 
 
 def test_gpu_operator_without_rdma_on_gpudirect_tcpx() -> None:
-    spec = existing("gcp", "a3-highgpu-8g")  # GPUDirect-TCPX: not RDMA (reference/gcp.md)
+    # GPUDirect-TCPX is TCP, not RDMA (/work/shared/reference/gcp.md line 20).
+    spec = existing("gcp", "a3-highgpu-8g")
     [operator] = parts.generic_parts(spec, _fabrics(spec), _addons("gpu_operator"), _Cloud())
     [release] = operator.charts
     assert release.values == _gpu_operator_values(
@@ -590,8 +594,8 @@ def test_nvidia_device_plugin_on_aws() -> None:
             Chart("https://nvidia.github.io/k8s-device-plugin", "nvidia-device-plugin",
                   "0.18.2"),
             "nvidia-device-plugin",
-            # nvidia-device-plugin 0.18.2 values.yaml: tolerations, gfd.enabled (GPU
-            # Feature Discovery stays off: NFD labels come from elsewhere).
+            # nvidia-device-plugin 0.18.2 values.yaml keys ``tolerations`` (line 86) and
+            # ``gfd.enabled`` (lines 106-107).
             {"tolerations": TOLERATIONS, "gfd": {"enabled": False},
              **_contributed("nvidia_device_plugin", "test-aws", "gpu")},
         ),),
@@ -612,9 +616,10 @@ def test_generic_parts_in_their_fixed_order() -> None:
 # -- DRA: drivers, DeviceClasses, claim templates, ComputeDomains -------------------------
 
 def _dra_driver_values(*, gpus: bool, compute_domains: bool) -> dict[str, Any]:
-    """nvidia-dra-driver-gpu 25.12.0 values.yaml keys (nvidiaDriverRoot,
-    gpuResourcesEnabledOverride, resources.{gpus,computeDomains}.enabled,
-    controller.affinity (null removes the control-plane requirement), kubeletPlugin)."""
+    """nvidia-dra-driver-gpu 25.12.0 values.yaml keys: nvidiaDriverRoot (line 23),
+    gpuResourcesEnabledOverride (33), resources.{gpus,computeDomains} (70-73), controller
+    (187; affinity null removes the control-plane requirement, 201), kubeletPlugin (213).
+    The kubelet plugin runs where nvidia.com/gpu.present=true (manifests/dra_driver.py)."""
     return {
         "nvidiaDriverRoot": "/",
         "gpuResourcesEnabledOverride": gpus,
@@ -642,7 +647,8 @@ def _dra_driver_part(values: dict[str, Any]) -> Part:
 
 
 def _managed_a4_templates(ns: str) -> list[dict[str, Any]]:
-    """GKE managed DRANet: NIC class mrdma.google.com (reference/gcp.md), no NIC selector;
+    """GKE managed DRANet: NIC class mrdma.google.com (/work/shared/reference/gcp.md lines
+    85-87), no NIC selector of ours;
     A4: 2 GPUs + 2 NICs per PCIe root (GKE SEED), so a claim is groups of 2 + 2."""
     nic = "mrdma.google.com"
     return [
