@@ -55,10 +55,12 @@ from typing import Any
 
 import pytest
 
+from components.errors import Problem, SpecError
 from components.fabric import parts
 from components.fabric.addons import ADDONS, ResolvedAddon, ResolvedAddons
 from components.fabric.description import (
     Attach,
+    DevicePlugin,
     FabricDescription,
     describe_cluster,
 )
@@ -603,11 +605,46 @@ def test_nvidia_device_plugin_on_aws() -> None:
     )]
 
 
+def test_device_plugins_without_a_pool_to_serve_are_refused() -> None:
+    # k8s-rdma-shared-dev-plugin v1.5.3 pkg/resources/resources_manager.go ValidateConfigs
+    # refuses an empty configList ("no resources configuration found") and main.go exits;
+    # an SR-IOV plugin with an empty resourceList serves nothing. GKE A4 hands NICs out
+    # through DRA; an rdma-shared pool whose rails have no netdev has nothing to select.
+    gcp = existing("gcp", A4)
+    aws = existing("aws")
+    no_netdev = {"gpu": dataclasses.replace(fabric_of(aws), device_plugin=DevicePlugin.RDMA_SHARED)}
+    for spec, fabrics in ((gcp, _fabrics(gcp)), (aws, no_netdev)):
+        with pytest.raises(SpecError) as info:
+            parts.generic_parts(spec, fabrics, _addons("multus", "rdma_shared_device_plugin"),
+                                _Cloud())
+        assert info.value.problems == [Problem(
+            "addons.rdma_shared_device_plugin.enabled",
+            "no node pool's fabric uses the rdma-shared device plugin (fabric.device_plugin: "
+            "rdma-shared, with fabric NICs), so its configList would be empty, and the plugin "
+            'exits on start ("no resources configuration found"); leave '
+            "addons.rdma_shared_device_plugin off on this cluster",
+            True,
+            True,
+        )]
+    do = existing("digitalocean", DO_H200)
+    with pytest.raises(SpecError) as info:
+        parts.generic_parts(do, _fabrics(do), _addons("sriov_device_plugin"), _Cloud())
+    assert info.value.problems == [Problem(
+        "addons.sriov_device_plugin.enabled",
+        "no node pool's fabric uses the sriov device plugin (fabric.device_plugin: sriov, "
+        "with fabric NICs), so its resourceList would be empty: it would serve no device; "
+        "leave addons.sriov_device_plugin off on this cluster",
+        True,
+        True,
+    )]
+
+
 def test_generic_parts_in_their_fixed_order() -> None:
     spec = existing("digitalocean", DO_H200, fabric={"mode": "dra"})
     addons = _addons("multus", "rdma_shared_device_plugin", "sriov_device_plugin",
                      "gpu_operator", "nvidia_device_plugin", "nvidia_dra_driver", "dranet")
-    names = [p.name for p in parts.generic_parts(spec, _fabrics(spec), addons, _Cloud())]
+    fabrics = {"gpu": fabric_of(spec), "vf": fabric_of(existing("oci"))}
+    names = [p.name for p in parts.generic_parts(spec, fabrics, addons, _Cloud())]
     assert names == ["multus", "rdma-shared-device-plugin", "sriov-device-plugin", "nads",
                      "gpu-operator", "nvidia-device-plugin", "nvidia-dra-driver", "dranet",
                      "dra-claims"]
