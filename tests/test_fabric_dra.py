@@ -109,7 +109,24 @@ def test_pod_fragment_uses_the_claim_not_the_gpu_resource() -> None:
 
 @pytest.mark.parametrize("m", [m for m in machines() if m.nvlink_domain], ids=lambda m: m.name)
 def test_gb200_machines_get_a_compute_domain(m) -> None:
+    """With our DRA driver (chart 25.12.0, IMEXDaemonsWithDNSNames on by default) numNodes
+    is 0, the value the ComputeDomain CRD recommends in that mode
+    (tests/data/upstream/crds/resource.nvidia.com/resource.nvidia.com_computedomains.yaml,
+    ``numNodes`` description); its spec is immutable (``self == oldSelf``), so the pool's
+    size must not be in it."""
     spec = existing(m.cloud.value, m.name, fabric={"mode": "dra"})
+    domains = _objects(spec, "ComputeDomain")
+    assert len(domains) == 1
+    assert domains[0]["spec"]["numNodes"] == 0
+
+
+@pytest.mark.parametrize("m", [m for m in machines() if m.nvlink_domain], ids=lambda m: m.name)
+def test_gb200_compute_domain_keeps_the_pool_size_with_a_driver_we_do_not_install(m) -> None:
+    """A driver installed by someone else may run with IMEXDaemonsWithDNSNames=false, where
+    numNodes "must be set to the expected number of worker nodes" (same CRD description):
+    the test spec's pool has 2 nodes (tests/specs.py)."""
+    spec = existing(m.cloud.value, m.name, fabric={"mode": "dra"},
+                    addons={"nvidia_dra_driver": {"enabled": False}})
     domains = _objects(spec, "ComputeDomain")
     assert len(domains) == 1
     assert domains[0]["spec"]["numNodes"] == 2

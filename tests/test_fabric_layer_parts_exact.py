@@ -951,7 +951,7 @@ def _compute_domain(ns: str, nodes: int) -> dict[str, Any]:
     }
 
 
-def test_gb200_gets_a_compute_domain_per_namespace_for_its_largest_size() -> None:
+def test_gb200_gets_a_compute_domain_per_namespace_sized_0_with_our_driver() -> None:
     spec = _gb200(namespaces=["default", "team-a"], claim_gpu_counts=[4])
     fabrics = _fabrics(spec)
     driver, dranet, claims, domains = parts.dra_parts(
@@ -964,15 +964,20 @@ def test_gb200_gets_a_compute_domain_per_namespace_for_its_largest_size() -> Non
         (V1, "ResourceClaimTemplate", "default", "4-gpu-nic-aligned"),
         (V1, "ResourceClaimTemplate", "team-a", "4-gpu-nic-aligned"),
     ]
-    # max_nodes 4 of the autoscaled pool: the domain must take every node it may get.
+    # Our driver (chart 25.12.0, IMEXDaemonsWithDNSNames on by default): numNodes 0, the
+    # CRD's recommendation in that mode; the spec is immutable (``self == oldSelf``), so
+    # it must not follow the pool's size.
     assert domains == Part(
-        "compute-domains", (_compute_domain("default", 4), _compute_domain("team-a", 4)),
+        "compute-domains", (_compute_domain("default", 0), _compute_domain("team-a", 0)),
         after=("namespaces", "nvidia-dra-driver"),
         description="ComputeDomains (IMEX) for multi-node NVLink",
     )
 
 
 def test_compute_domains_without_our_dra_driver_wait_only_for_namespaces() -> None:
+    """A driver we do not install may run with IMEXDaemonsWithDNSNames=false, where numNodes
+    "must be set to the expected number of worker nodes" (ComputeDomain CRD 25.12.0):
+    max_nodes 4 of the autoscaled pool, every node it may get."""
     spec = _gb200(claim_gpu_counts=[4])
     fabrics = _fabrics(spec)
     claims, domains = parts.dra_parts(spec, fabrics, _addons(), _Cloud())

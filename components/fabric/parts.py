@@ -363,7 +363,7 @@ def dra_parts(
     out.append(Part("dra-claims", tuple(_unique(objects)), after=after,
                     description=f"DeviceClasses and aligned ResourceClaimTemplates ({api})"))
     domains = [
-        dra.compute_domain(compute_domain_name(f), ns, pool_nodes(spec, f.pool))
+        dra.compute_domain(compute_domain_name(f), ns, compute_domain_nodes(spec, f, addons))
         for f in dra_fabrics if f.machine.nvlink_domain
         for ns in spec.fabric.namespaces
     ]
@@ -381,6 +381,28 @@ def dra_parts(
 def pool_nodes(spec: ClusterSpec, pool: str) -> int:
     p = spec.pool(pool)
     return max(p.node_count, p.max_nodes or 0, 1)
+
+
+def compute_domain_nodes(
+    spec: ClusterSpec, fabric: FabricDescription, addons: ResolvedAddons
+) -> int:
+    """``spec.numNodes`` of a GB200 pool's ComputeDomain.
+
+    A ComputeDomain's spec is immutable (k8s-dra-driver-gpu 25.12.0 CRD:
+    ``x-kubernetes-validations: self == oldSelf``, "A computeDomain.spec is
+    immutable"): a ``numNodes`` that follows the pool's size turns every resize into an
+    update the API server refuses. With the driver this layer installs (the pinned
+    chart leaves ``featureGates`` empty, so ``IMEXDaemonsWithDNSNames`` is on, its
+    default), the same CRD recommends ``numNodes: 0``: IMEX daemons start without
+    waiting for their peers and the field only feeds the ``Ready`` status. With a
+    driver installed by someone else (version and feature gates unknown) the older
+    mode may hold pods until ``numNodes`` daemons joined, so the pool's size stays;
+    resizing such a pool needs its ComputeDomain replaced (docs/platform.md, "ComputeDomain
+    size").
+    """
+    if addons.on("nvidia_dra_driver"):
+        return 0
+    return pool_nodes(spec, fabric.pool)
 
 
 def injection_parts(

@@ -53,15 +53,15 @@ def check_mig(
 
 
 def team_compute_domains(
-    spec: ClusterSpec, fabrics: list[FabricDescription], ns: str
+    spec: ClusterSpec, fabrics: list[FabricDescription], ns: str, addons: ResolvedAddons
 ) -> list[Manifest]:
     """The ComputeDomain of each DRA GB200 pool in a team namespace (pods join it
     through its channel claim, a namespaced ResourceClaimTemplate)."""
     from components.fabric.manifests import dra
     from components.fabric.naming import compute_domain_name
-    from components.fabric.parts import pool_nodes
+    from components.fabric.parts import compute_domain_nodes
 
-    return [dra.compute_domain(compute_domain_name(f), ns, pool_nodes(spec, f.pool))
+    return [dra.compute_domain(compute_domain_name(f), ns, compute_domain_nodes(spec, f, addons))
             for f in fabrics if f.uses_dra and f.dra and f.machine.nvlink_domain]
 
 
@@ -126,7 +126,7 @@ def parts(
                 nads += [n for n in fabric_nads(fabric, team.name) if n not in nads]
             claims += [c for c in fabric_claim_templates(spec, team_fabrics, team.name)
                        if c not in claims]
-            domains += team_compute_domains(spec, team_fabrics, team.name)
+            domains += team_compute_domains(spec, team_fabrics, team.name, addons)
         queues += [kueue.cluster_queue(team, quotas, fabrics), kueue.local_queue(team)]
     # Pod Security (issue 21): Baseline in every team namespace, through the PSA label,
     # or through Kyverno with exactly the fabric's exceptions (components.pod_security).
