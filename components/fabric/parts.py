@@ -27,6 +27,7 @@ from components.fabric.naming import (
     rail_claim_template_name,
     rail_sets,
 )
+from components.fabric.plugin_guards import check_resource_name
 from components.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -100,10 +101,15 @@ def generic_parts(
                                                          node_selectors=selectors)),
                         description="Multus CNI (thick) and the NetworkAttachmentDefinition CRD"))
     if addons.on("rdma_shared_device_plugin"):
-        shared = [
-            r for f in fabs if f.device_plugin is DevicePlugin.RDMA_SHARED
-            for r in rdma_shared.per_interface([x.netdev for x in f.rails if x.netdev])
-        ]
+        shared: list[rdma_shared.SharedResource] = []
+        for f in fabs:
+            if f.device_plugin is not DevicePlugin.RDMA_SHARED:
+                continue
+            netdevs = [x.netdev for x in f.rails if x.netdev]
+            for netdev in netdevs:
+                check_resource_name(spec, f, netdev, "rdma-shared",
+                                    f"the rail interface {netdev} of {f.machine.name}")
+            shared += rdma_shared.per_interface(netdevs)
         if not shared:
             _refuse_idle_plugin("rdma_shared_device_plugin", DevicePlugin.RDMA_SHARED,
                                 "its configList would be empty, and the plugin exits on "
@@ -115,8 +121,14 @@ def generic_parts(
             description="RDMA shared device plugin: one resource per rail",
         ))
     if addons.on("sriov_device_plugin"):
-        vfs = [sriov.rdma_vfs(*_split(res)) for f in fabs for res in f.pooled_resources
-               if f.device_plugin is DevicePlugin.SRIOV]
+        vfs: list[sriov.VfResource] = []
+        for f in fabs:
+            if f.device_plugin is not DevicePlugin.SRIOV:
+                continue
+            for res in f.pooled_resources:
+                check_resource_name(spec, f, _split(res)[0], "sriov",
+                                    f"the pool's VF resource {res}")
+                vfs.append(sriov.rdma_vfs(*_split(res)))
         if not vfs:
             _refuse_idle_plugin("sriov_device_plugin", DevicePlugin.SRIOV,
                                 "its resourceList would be empty: it would serve no device")

@@ -25,6 +25,7 @@ from components.fabric.layer import Manifest, Part
 from components.fabric.manifests import network_operator
 from components.fabric.manifests.rdma_shared import SharedResource
 from components.fabric.manifests.sriov import MELLANOX_VENDOR, VfResource, rdma_vfs
+from components.fabric.plugin_guards import check_resource_name, refuse_second_plugin
 
 if TYPE_CHECKING:
     from components.fabric.addons import ResolvedAddons
@@ -162,6 +163,29 @@ def sriov_resources(fabrics: list[FabricDescription]) -> list[VfResource]:
     return out
 
 
+def _check_device_plugins(
+    spec: ClusterSpec, ib: list[FabricDescription], addons: ResolvedAddons
+) -> None:
+    """The NicClusterPolicy's plugins get valid resource names, and no generic add-on
+    runs a second plugin for the same HCAs / VFs (see components.fabric.plugin_guards)."""
+    owner = "the Network Operator's NicClusterPolicy (addons.network_operator)"
+    for fabric in ib:
+        for resource in fabric.pooled_resources:
+            plugin = "sriov" if fabric.device_plugin is DevicePlugin.SRIOV else "rdma-shared"
+            check_resource_name(spec, fabric, _split(resource)[1], plugin,
+                                f"the pool's resource {resource}")
+    shared = shared_resources(ib)
+    if shared and addons.on("rdma_shared_device_plugin"):
+        refuse_second_plugin("rdma_shared_device_plugin", "rdma-shared",
+                             owner + " with rdmaSharedDevicePlugin",
+                             ", ".join(r.resource for r in shared))
+    vfs = sriov_resources(ib)
+    if vfs and addons.on("sriov_device_plugin"):
+        refuse_second_plugin("sriov_device_plugin", "sriov",
+                             owner + " with sriovDevicePlugin",
+                             ", ".join(r.resource for r in vfs))
+
+
 def nic_cluster_policy(
     operator_version: str, fabrics: list[FabricDescription]
 ) -> Manifest:
@@ -195,6 +219,8 @@ def parts(
     ib = _ib(fabrics)
     out: list[Part] = []
     if addons.on("network_operator"):
+        if ib:
+            _check_device_plugins(spec, ib, addons)
         this = sys.modules[__name__]
         out.append(Part(
             NETWORK_OPERATOR_PART,

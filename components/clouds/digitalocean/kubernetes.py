@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from components.catalog import GpuVendor
 from components.clouds.digitalocean import managed
 from components.fabric.layer import Part
+from components.fabric.plugin_guards import refuse_second_plugin
 
 if TYPE_CHECKING:
     from components.fabric.addons import ResolvedAddons
@@ -75,4 +76,14 @@ def parts(
 ) -> list[Part]:
     # Everything DO needs beyond DOKS itself is built by the generic parts from the
     # fabric description (multus, nads, rdma-shared-device-plugin when DOKS's is off).
+    if addons.on("rdma_shared_device_plugin") and managed.managed_components(spec)[
+        managed.RDMA_SHARED
+    ]:
+        refuse_second_plugin(
+            "rdma_shared_device_plugin", "rdma-shared",
+            "DOKS (digitalocean.components.rdma_shared_device_plugin)",
+            ", ".join(r.resource for f in fabrics.values() if f.machine.has_fabric
+                      for r in f.rails if r.resource),
+            "set digitalocean.components.rdma_shared_device_plugin: false to run this one",
+        )
     return []

@@ -24,6 +24,7 @@ from components.fabric.layer import Manifest, Part
 from components.fabric.manifests import network_operator
 from components.fabric.manifests.common import meta, namespace
 from components.fabric.manifests.sriov import MELLANOX_VENDOR
+from components.fabric.plugin_guards import refuse_second_plugin
 from components.fabric.taints import daemonset_tolerations
 
 if TYPE_CHECKING:
@@ -99,6 +100,16 @@ def parts(
     sriov = _sriov(fabrics)
     if not addons.on("network_operator"):
         return []
+    if sriov and addons.on("sriov_device_plugin"):
+        # The SR-IOV network operator (network_operator_addon_config / chart_values
+        # sriovNetworkOperator) runs the SR-IOV device plugin for the pools' VF
+        # policies (network-operator 26.4.1 values.yaml: sriov-network-operator
+        # images.sriovDevicePlugin, operator.resourcePrefix "nvidia.com").
+        refuse_second_plugin(
+            "sriov_device_plugin", "sriov",
+            "the Network Operator's SR-IOV network operator (addons.network_operator)",
+            ", ".join(sorted({r for f in sriov for r in f.pooled_resources})),
+        )
     from components.fabric.parts import chart_release
 
     ns = operator_namespace(spec, addons)
