@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from components.fabric.manifests.network_operator import nfd_worker_values
 from components.fabric.taints import daemonset_tolerations
 
 
@@ -41,8 +42,9 @@ def values(
     if nfd:
         # The chart's NFD worker tolerates only nvidia.com/gpu (values.yaml
         # node-feature-discovery.worker.tolerations): on other taints (AKS sku=gpu) it
-        # never labels the node pci-10de and no operand lands there.
-        out["node-feature-discovery"] = {"worker": {"tolerations": daemonset_tolerations()}}
+        # never labels the node pci-10de and no operand lands there. Same subchart key
+        # and list as the Network Operator's NFD.
+        out["node-feature-discovery"] = nfd_worker_values()
     if driver_root:
         out["hostPaths"] = {"driverInstallDir": driver_root}
         out["toolkit"]["installDir"] = driver_root
