@@ -158,6 +158,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "components/fabric/plugins.py",
             "components/fabric/resources.py",
             "components/fabric/stack.py",
+            "components/fabric/plugin_guards.py",
         ],
         [
             "tests/test_fabric_dra.py",
@@ -170,6 +171,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/test_pod_admission.py",
             # one literal test file per part of the layer (parts, logic, the Pulumi stack)
             "tests/test_fabric_layer_*_exact.py",
+            "tests/test_fabric_plugin_guards.py",
         ],
     ),
 }
