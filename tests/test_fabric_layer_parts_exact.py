@@ -69,25 +69,12 @@ from components.spec import ClusterSpec, load_spec
 from components.versions import Chart
 from tests.fabric_helpers import existing, fabric_of
 from tests.specs import spec_dict
+from tests.support.literals import MANAGED, TOLERATIONS
 
 DO_H200 = "gpu-h200x8-1128gb-fabric-contracted"
 A4 = "a4-highgpu-8g"
 NVIDIA_HELM = "https://helm.ngc.nvidia.com/nvidia"
 
-# PROJECT (components/fabric/manifests/common.py MANAGED_BY): every object carries it.
-MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
-
-# PROJECT (components/fabric/taints.py GPU_TAINT_KEYS, CriticalAddonsOnly, then
-# BLANKET_TOLERATIONS): what every node agent and chart of the layer tolerates.
-TOLERATIONS = [
-    {"key": "nvidia.com/gpu", "operator": "Exists"},
-    {"key": "amd.com/gpu", "operator": "Exists"},
-    {"key": "sku", "operator": "Exists"},
-    {"key": "aws.amazon.com/efa", "operator": "Exists"},
-    {"key": "CriticalAddonsOnly", "operator": "Exists"},
-    {"operator": "Exists", "effect": "NoSchedule"},
-    {"operator": "Exists", "effect": "NoExecute"},
-]
 
 # GKE SEED line 312; DRANET pkg/apis/attributes.go (dra.net/rdma).
 RDMA = 'device.attributes["dra.net"].rdma == true'

@@ -75,19 +75,7 @@ from components.fabric.manifests.common import (
     service_account,
 )
 from components.fabric.manifests.values import deep_merge
-
-MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
-
-# What every node agent tolerates, in order (components/fabric/taints.py).
-TOLERATIONS = [
-    {"key": "nvidia.com/gpu", "operator": "Exists"},
-    {"key": "amd.com/gpu", "operator": "Exists"},
-    {"key": "sku", "operator": "Exists"},
-    {"key": "aws.amazon.com/efa", "operator": "Exists"},
-    {"key": "CriticalAddonsOnly", "operator": "Exists"},
-    {"operator": "Exists", "effect": "NoSchedule"},
-    {"operator": "Exists", "effect": "NoExecute"},
-]
+from tests.support.literals import TOLERATIONS
 
 
 # -- meta ------------------------------------------------------------------------------

@@ -57,22 +57,12 @@ from components.fabric.manifests.rdma_shared import SharedResource
 from components.fabric.manifests.sriov import VfResource
 from components.versions import Image
 from tests.fabric_helpers import existing, layer_of
+from tests.support.literals import TOLERATIONS
 
 # The pinned images (components/versions.py, docs/images.md lines 38-39), written out.
 RDMA_IMAGE = Image("ghcr.io/mellanox/k8s-rdma-shared-dev-plugin", "v1.5.3")
 SRIOV_IMAGE = Image("ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin", "v3.9.0")
 
-# components/fabric/taints.py: GPU_TAINT_KEYS with operator Exists, CriticalAddonsOnly,
-# then BLANKET_TOLERATIONS (docs/policy.md fabric-daemonsets-tolerate-gpu-taints).
-TOLERATIONS = [
-    {"key": "nvidia.com/gpu", "operator": "Exists"},
-    {"key": "amd.com/gpu", "operator": "Exists"},
-    {"key": "sku", "operator": "Exists"},
-    {"key": "aws.amazon.com/efa", "operator": "Exists"},
-    {"key": "CriticalAddonsOnly", "operator": "Exists"},
-    {"operator": "Exists", "effect": "NoSchedule"},
-    {"operator": "Exists", "effect": "NoExecute"},
-]
 
 # A pool's labels (components/fabric/description.py POOL_LABEL / FABRIC_LABEL).
 POOL_SELECTOR = {"gpufabric.dev/pool": "gpu", "gpufabric.dev/fabric": "roce"}

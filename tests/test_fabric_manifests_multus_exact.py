@@ -25,13 +25,12 @@ import yaml
 
 from components.fabric.manifests import multus, nads
 from components.versions import Image
+from tests.support.literals import MANAGED, TOLERATIONS
 
 # Any image works: the builders only print its reference.
 IMAGE = Image("registry.example/multus-cni", "v9.9.9-thick")
 IMAGE_REF = "registry.example/multus-cni:v9.9.9-thick"
 
-# PROJECT: every object this library writes carries this label (common.MANAGED_BY).
-MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
 
 # UPSTREAM: the CRD, except the descriptions (ours is one line, the properties have none:
 # descriptions are documentation, not schema) -- PROJECT.
@@ -100,17 +99,6 @@ DAEMON_CONFIG_TEXT = (
     '}'
 )
 
-# PROJECT (docs/api.md "Node agents ... tolerate every GPU taint key by name plus any
-# NoSchedule / NoExecute taint"; the last two are UPSTREAM's own pair).
-TOLERATIONS = [
-    {"key": "nvidia.com/gpu", "operator": "Exists"},
-    {"key": "amd.com/gpu", "operator": "Exists"},
-    {"key": "sku", "operator": "Exists"},
-    {"key": "aws.amazon.com/efa", "operator": "Exists"},
-    {"key": "CriticalAddonsOnly", "operator": "Exists"},
-    {"operator": "Exists", "effect": "NoSchedule"},
-    {"operator": "Exists", "effect": "NoExecute"},
-]
 
 # UPSTREAM container kube-multus, except: resources (PROJECT, module docstring: 512Mi
 # memory request = limit, no CPU limit) and no multus-conf-dir mount (PROJECT, module

@@ -65,21 +65,10 @@ from components.fabric.manifests import dra, dra_driver, dranet, gpu_operator, n
 from components.fabric.manifests.rdma_shared import SharedResource
 from components.fabric.manifests.sriov import VfResource
 from tests.support.helm_values import check_values
+from tests.support.literals import TOLERATIONS
 
 LABELS = {"app.kubernetes.io/managed-by": "gpu-fabric"}
 
-# components/fabric/taints.py daemonset_tolerations(): the GPU taint keys of every
-# cloud (nvidia.com/gpu, amd.com/gpu, AKS sku, aws.amazon.com/efa) and
-# CriticalAddonsOnly, operator Exists, then any NoSchedule / NoExecute taint.
-TOLERATIONS = [
-    {"key": "nvidia.com/gpu", "operator": "Exists"},
-    {"key": "amd.com/gpu", "operator": "Exists"},
-    {"key": "sku", "operator": "Exists"},
-    {"key": "aws.amazon.com/efa", "operator": "Exists"},
-    {"key": "CriticalAddonsOnly", "operator": "Exists"},
-    {"operator": "Exists", "effect": "NoSchedule"},
-    {"operator": "Exists", "effect": "NoExecute"},
-]
 
 PCIE_ROOT = "resource.kubernetes.io/pcieRoot"
 RDMA_CEL = 'device.attributes["dra.net"].rdma == true'  # seed line 312
