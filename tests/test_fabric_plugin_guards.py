@@ -254,3 +254,33 @@ def test_do_layer_rdma_shared_plugin_next_to_the_doks_one_is_refused() -> None:
         True,
         True,
     )]
+
+
+@pytest.mark.parametrize("fabric", [{}, {"mode": "dra"}], ids=["device-plugin", "gpu-dra"])
+def test_do_layer_nvidia_plugin_next_to_the_doks_gpu_plugin_is_refused(fabric: dict) -> None:
+    # docs/clouds/digitalocean.md: DOKS runs nvidia_gpu_device_plugin (or, with
+    # fabric.mode dra, nvidia_gpu_dra_driver) for NVIDIA pools; the layer's add-on forced on
+    # top of it used to render a second source of nvidia.com/gpu.
+    spec = existing("digitalocean", fabric=fabric,
+                    addons={"nvidia_device_plugin": {"enabled": True}})
+    with pytest.raises(SpecError) as info:
+        layer_of(spec)
+    assert info.value.problems == [Problem(
+        "addons.nvidia_device_plugin.enabled",
+        "DOKS (digitalocean.components: nvidia_gpu_device_plugin or nvidia_gpu_dra_driver) "
+        "already runs the NVIDIA GPU device plugin for these pools (nvidia.com/gpu); a second "
+        "NVIDIA GPU device plugin on the same nodes would hand out the same devices again, "
+        "and where both register one resource name the kubelet keeps only the later "
+        "registration; leave addons.nvidia_device_plugin off (or set "
+        "digitalocean.components.gpu_device_plugin: false, without fabric.mode dra, to run "
+        "this one instead)",
+        True,
+        True,
+    )]
+
+
+def test_do_layer_nvidia_plugin_runs_when_doks_gpu_plugin_is_off() -> None:
+    """The refusal does not over-reach: with DOKS's GPU plugin off the add-on is the one
+    source of nvidia.com/gpu (its default then, docs/clouds/digitalocean.md)."""
+    spec = existing("digitalocean", digitalocean={"components": {"gpu_device_plugin": False}})
+    assert "nvidia-device-plugin" in [part.name for part in layer_of(spec).parts]

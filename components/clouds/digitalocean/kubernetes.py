@@ -86,4 +86,14 @@ def parts(
                       for r in f.rails if r.resource),
             "set digitalocean.components.rdma_shared_device_plugin: false to run this one",
         )
+    # Forced on next to DOKS's own NVIDIA plugin (or its GPU DRA driver), the layer's
+    # plugin would advertise the same GPUs a second time (the default keeps one source).
+    if addons.on("nvidia_device_plugin") and managed.gpu_plugin_managed(spec, GpuVendor.NVIDIA):
+        refuse_second_plugin(
+            "nvidia_device_plugin", "NVIDIA GPU",
+            "DOKS (digitalocean.components: nvidia_gpu_device_plugin or nvidia_gpu_dra_driver)",
+            "nvidia.com/gpu",
+            "set digitalocean.components.gpu_device_plugin: false, without fabric.mode dra, "
+            "to run this one",
+        )
     return []
