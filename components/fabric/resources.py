@@ -127,10 +127,18 @@ def release_resource(
         repository_opts=repo_opts,
         namespace=release.namespace,
         values=values,
+        # The layer creates every namespace itself (its own Namespace objects, with their
+        # Pod Security labels), so Helm must not create a bare one first.
         create_namespace=False,
+        # Not atomic: a failed install stays for `helm status` / events to explain it
+        # (atomic rolls back and hides why); cleanup_on_fail still removes the resources a
+        # failed upgrade added.
         atomic=False,
         cleanup_on_fail=True,
+        # Bounded release history (Helm keeps every revision's Secret otherwise).
         max_history=5,
+        # Seconds Helm waits for the release's workloads: operators that pull large images
+        # on GPU nodes (GPU Operator, DOCA driver) take several minutes.
         timeout=900,
         opts=opts,
     )
