@@ -5,6 +5,13 @@ from __future__ import annotations
 from components.fabric.description import FabricDescription
 
 
+def split_resource(resource: str) -> tuple[str, str]:
+    """``("rdma", "fabric0")`` for the extended resource ``rdma/fabric0``: the device
+    plugins' ``resourcePrefix`` and ``resourceName``."""
+    prefix, _, name = resource.partition("/")
+    return prefix, name
+
+
 def claim_template_name(fabric: FabricDescription, gpus: int) -> str:
     """``2-gpu-nic-aligned`` (GKE seed naming) or ``2-gpu`` when NICs are not DRA devices."""
     kind = "gpu-nic-aligned" if fabric.attach.value == "dra" else "gpu"

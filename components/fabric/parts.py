@@ -26,6 +26,7 @@ from components.fabric.naming import (
     compute_domain_name,
     rail_claim_template_name,
     rail_sets,
+    split_resource,
 )
 from components.fabric.plugin_guards import check_resource_name
 from components.fabric.problems import refuse
@@ -107,7 +108,7 @@ def generic_parts(
                 continue
             netdevs = [x.netdev for x in f.rails if x.netdev]
             for netdev in netdevs:
-                check_resource_name(spec, f, netdev, "rdma-shared",
+                check_resource_name(spec, f, netdev, DevicePlugin.RDMA_SHARED,
                                     f"the rail interface {netdev} of {f.machine.name}")
             shared += rdma_shared.per_interface(netdevs)
         if not shared:
@@ -126,9 +127,10 @@ def generic_parts(
             if f.device_plugin is not DevicePlugin.SRIOV:
                 continue
             for res in f.pooled_resources:
-                check_resource_name(spec, f, _split(res)[0], "sriov",
+                prefix, name = split_resource(res)
+                check_resource_name(spec, f, name, DevicePlugin.SRIOV,
                                     f"the pool's VF resource {res}")
-                vfs.append(sriov.rdma_vfs(*_split(res)))
+                vfs.append(sriov.rdma_vfs(name, prefix))
         if not vfs:
             _refuse_idle_plugin("sriov_device_plugin", DevicePlugin.SRIOV,
                                 "its resourceList would be empty: it would serve no device")
@@ -178,11 +180,6 @@ def _refuse_idle_plugin(key: str, plugin: DevicePlugin, why: str) -> NoReturn:
         f"leave addons.{key} off on this cluster",
         True,
     )
-
-
-def _split(resource: str) -> tuple[str, str]:
-    prefix, _, name = resource.partition("/")
-    return name, prefix
 
 
 def _unique(items: list[Any]) -> list[Any]:

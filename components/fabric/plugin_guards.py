@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NoReturn
 
+from components.fabric.description import DevicePlugin
 from components.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -30,17 +31,18 @@ RDMA_SHARED_NAME = re.compile(r"^[a-zA-Z0-9_]+$")
 SRIOV_NAME = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 _PLUGINS = {
-    "rdma-shared": ("k8s-rdma-shared-dev-plugin v1.5.3", RDMA_SHARED_NAME,
+    DevicePlugin.RDMA_SHARED: ("k8s-rdma-shared-dev-plugin v1.5.3", RDMA_SHARED_NAME,
                     "letters, digits and '_'"),
-    "sriov": ("sriov-network-device-plugin v3.9.0", SRIOV_NAME,
+    DevicePlugin.SRIOV: ("sriov-network-device-plugin v3.9.0", SRIOV_NAME,
               "letters, digits, '_' and '-'"),
 }
 
 
 def check_resource_name(
-    spec: ClusterSpec, fabric: FabricDescription, name: str, plugin: str, origin: str
+    spec: ClusterSpec, fabric: FabricDescription, name: str, plugin: DevicePlugin,
+    origin: str,
 ) -> None:
-    """Refuse a ``resourceName`` that ``plugin`` ("rdma-shared" / "sriov") would reject.
+    """Refuse a ``resourceName`` that ``plugin`` (RDMA shared or SR-IOV) would reject.
 
     Names come from the catalog machine (rail netdevs) or the cloud's fabric
     description, so the problem points at the pool's ``machine_type``.

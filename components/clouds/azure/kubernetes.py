@@ -25,6 +25,7 @@ from components.fabric.layer import Manifest, Part
 from components.fabric.manifests import network_operator
 from components.fabric.manifests.rdma_shared import SharedResource
 from components.fabric.manifests.sriov import MELLANOX_VENDOR, VfResource, rdma_vfs
+from components.fabric.naming import split_resource
 from components.fabric.plugin_guards import check_resource_name, refuse_second_plugin
 
 if TYPE_CHECKING:
@@ -123,11 +124,6 @@ def _workload_after(spec: ClusterSpec) -> tuple[str, ...]:
     return ()
 
 
-def _split(resource: str) -> tuple[str, str]:
-    prefix, _, name = resource.partition("/")
-    return prefix, name
-
-
 def shared_resources(fabrics: list[FabricDescription]) -> list[SharedResource]:
     """RDMA shared device plugin resources: every IB HCA of the node behind one name."""
     out: list[SharedResource] = []
@@ -137,7 +133,7 @@ def shared_resources(fabrics: list[FabricDescription]) -> list[SharedResource]:
         if fabric.device_plugin is not DevicePlugin.RDMA_SHARED:
             continue
         for resource in fabric.pooled_resources:
-            prefix, name = _split(resource)
+            prefix, name = split_resource(resource)
             found = SharedResource(
                 name, {"vendors": [MELLANOX_VENDOR], "linkTypes": ["infiniband"]},
                 prefix, SHARED_HCA_MAX,
@@ -156,7 +152,7 @@ def sriov_resources(fabrics: list[FabricDescription]) -> list[VfResource]:
         if fabric.device_plugin is not DevicePlugin.SRIOV:
             continue
         for resource in fabric.pooled_resources:
-            prefix, name = _split(resource)
+            prefix, name = split_resource(resource)
             found = rdma_vfs(name, prefix, link_type="infiniband")
             if found not in out:
                 out.append(found)
@@ -171,8 +167,9 @@ def _check_device_plugins(
     owner = "the Network Operator's NicClusterPolicy (addons.network_operator)"
     for fabric in ib:
         for resource in fabric.pooled_resources:
-            plugin = "sriov" if fabric.device_plugin is DevicePlugin.SRIOV else "rdma-shared"
-            check_resource_name(spec, fabric, _split(resource)[1], plugin,
+            plugin = (DevicePlugin.SRIOV if fabric.device_plugin is DevicePlugin.SRIOV
+                      else DevicePlugin.RDMA_SHARED)
+            check_resource_name(spec, fabric, split_resource(resource)[1], plugin,
                                 f"the pool's resource {resource}")
     shared = shared_resources(ib)
     if shared and addons.on("rdma_shared_device_plugin"):
