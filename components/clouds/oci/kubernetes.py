@@ -132,10 +132,8 @@ def parts(
         # oci-hpc-oke orders them (terraform/oke-addons.tf): the GPU Operator's toolkit
         # restarts crio on every GPU node, which strands the nv-ipam pods wired before
         # it; the Network Operator comes after the GPU Operator.
-        after = ("gpu-operator",) if gpu_operator else ()
-        if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
-            out.append(wait)
-            after = (TOOLKIT_WAIT_PART,)
+        wait, after = _after_gpu_toolkit(spec, fabrics, addons)
+        out += wait
         out.append(Part(
             "network-operator", (namespace(ns, privileged=True),), (release,),
             after=after,
@@ -191,6 +189,17 @@ def toolkit_wait_part(
     )
 
 
+def _after_gpu_toolkit(
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
+) -> tuple[list[Part], tuple[str, ...]]:
+    """What the Network Operator (chart or add-on) comes after: the toolkit wait Job's
+    part when there is one (returned to be added), else the GPU Operator's release, else
+    nothing."""
+    if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
+        return [wait], (TOOLKIT_WAIT_PART,)
+    return [], ("gpu-operator",) if addons.on("gpu_operator") else ()
+
+
 def addon_parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
@@ -206,11 +215,7 @@ def addon_parts(
     (``addons.gpu_operator.values.toolkit.enabled: false``) nothing restarts crio, so the
     add-on waits for the GPU Operator release only.
     """
-    out: list[Part] = []
-    after: tuple[str, ...] = ("gpu-operator",) if addons.on("gpu_operator") else ()
-    if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
-        out.append(wait)
-        after = (TOOLKIT_WAIT_PART,)
+    out, after = _after_gpu_toolkit(spec, fabrics, addons)
     out.append(Part(
         NETWORK_OPERATOR_ADDON_PART, after=after,
         installed_by="the OKE NvidiaNetworkOperator add-on (created by OciGpuCluster)",

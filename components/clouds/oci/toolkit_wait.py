@@ -1,13 +1,14 @@
-"""OKE add-on mode: wait for the GPU Operator's container toolkit before the Network Operator.
+"""OKE: wait for the GPU Operator's container toolkit before the Network Operator.
 
 oracle-quickstart/oci-hpc-oke (terraform/oke-addons.tf at 61d210a,
 ``null_resource.wait_for_gpu_operator_toolkit``) installs the NvidiaNetworkOperator
 add-on only after ``kubectl -n gpu-operator rollout status
 daemonset/nvidia-container-toolkit-daemonset``: the toolkit installs the NVIDIA runtime
 and restarts crio on every GPU node, which strands the nv-ipam pods crio wired before
-it. In chart mode the layer orders the Network Operator chart after the GPU Operator
-release; in add-on mode the add-on is an OCI resource, so this wait is a layer part the
-add-on depends on (``components.clouds.oci.kubernetes.NETWORK_OPERATOR_ADDON_PART``).
+it. The Network Operator depends on this wait in both modes: the chart release
+(chart mode) and the add-on, an OCI resource ordered as the layer part
+``components.clouds.oci.kubernetes.NETWORK_OPERATOR_ADDON_PART`` (add-on mode). Waiting
+for the GPU Operator's release alone is not enough (see below).
 
 Why a Job: the toolkit DaemonSet is created by the GPU Operator (from its
 ClusterPolicy) after Helm returns, so no Pulumi resource owns it and Pulumi's own
