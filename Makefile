@@ -49,19 +49,19 @@ install: $(DEV_STAMP)
 
 plan: $(VENV)/.installed-$(CLOUD)
 	@echo "==> offline plan of stack $(STACK) ($(CLOUD)): no cloud account or Pulumi CLI needed"
-	$(PY) -m components plan --stack $(STACK)
+	$(PY) -m gpu_fabric plan --stack $(STACK)
 
 plan-json: $(VENV)/.installed-$(CLOUD)
-	$(PY) -m components plan --stack $(STACK) --json
+	$(PY) -m gpu_fabric plan --stack $(STACK) --json
 
 render: $(VENV)/.installed-$(CLOUD)
-	$(PY) -m components render --stack $(STACK) --out $(OUT)
+	$(PY) -m gpu_fabric render --stack $(STACK) --out $(OUT)
 
 schema: $(DEV_STAMP)
-	$(PY) -m components schema --out schema/cluster.schema.json
+	$(PY) -m gpu_fabric schema --out schema/cluster.schema.json
 
 docs: $(DEV_STAMP)
-	$(PY) -m components docs --write
+	$(PY) -m gpu_fabric docs --write
 
 lint: $(DEV_STAMP)
 	$(PY) -m ruff check .
@@ -90,4 +90,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache render mutants
 
 urns: $(DEV_STAMP)
-	$(PY) -m components urns --write
+	$(PY) -m gpu_fabric urns --write

@@ -1,5 +1,5 @@
-"""Pulumi entry point: the whole program lives in components.program."""
+"""Pulumi entry point: the whole program lives in gpu_fabric.program."""
 
-from components.program import main
+from gpu_fabric.program import main
 
 main()

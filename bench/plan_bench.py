@@ -4,7 +4,7 @@ Each stack is planned in a fresh subprocess so that its peak memory and its
 imported modules are its own (no cache, no SDK imported by an earlier stack).
 Per stack it reports:
 
-* ``import components`` time, and which cloud SDKs that import loaded (target: none);
+* ``import gpu_fabric`` time, and which cloud SDKs that import loaded (target: none);
 * plan wall time and peak RSS of the process (targets: < 10 s, < 500 MB on 2 cores);
 * number of resources (all registered, and custom = real cloud/Kubernetes objects);
 * the critical path: the longest chain of custom resources that must be created one
@@ -38,8 +38,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:  # run as a script: python bench/plan_bench.py
     sys.path.insert(0, str(REPO_ROOT))
 
-if TYPE_CHECKING:  # the child process times ``import components``: import nothing of it here
-    from components.plan.model import PlannedResource
+if TYPE_CHECKING:  # the child process times ``import gpu_fabric``: import nothing of it here
+    from gpu_fabric.plan.model import PlannedResource
 
 # Module of each cloud's Pulumi SDK (what must stay unimported for other clouds).
 CLOUD_SDKS: dict[str, str] = {
@@ -183,12 +183,12 @@ def measure_stack(name: str) -> StackBench:
     """Plan one stack in *this* process (call it in a fresh one: see :func:`run_child`)."""
     result = StackBench(name)
     started = time.perf_counter()
-    import components  # noqa: F401
+    import gpu_fabric  # noqa: F401
 
     result.import_s = time.perf_counter() - started
     result.sdks_after_import = _loaded_sdks()
 
-    from components.plan import load_stack_file, run_plan
+    from gpu_fabric.plan import load_stack_file, run_plan
 
     try:
         stack = load_stack_file(name)
@@ -247,7 +247,7 @@ def _mark(ok: bool) -> str:
 
 def markdown(rows: Iterable[StackBench]) -> str:
     header = (
-        "| stack | cloud | resources (custom) | import components | plan | peak RSS "
+        "| stack | cloud | resources (custom) | import gpu_fabric | plan | peak RSS "
         "| critical path (k8s steps) | SDKs loaded | targets met |\n"
         "|---|---|---:|---:|---:|---:|---:|---|---|\n"
     )
@@ -270,7 +270,7 @@ def markdown(rows: Iterable[StackBench]) -> str:
     ]
     legend = (
         f"\nTargets: plan < {PLAN_SECONDS_TARGET:.0f} s, peak RSS < {PEAK_MB_TARGET:.0f} MB, "
-        "no cloud SDK loaded by `import components` nor for a cloud the stack does not use, "
+        "no cloud SDK loaded by `import gpu_fabric` nor for a cloud the stack does not use, "
         f"at most {K8S_CHAIN_TARGET} Kubernetes objects on the critical path "
         "(CRDs/namespace -> operator -> CRs; the cloud's own network/cluster chain is not "
         "counted against it).\n"
@@ -289,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(asdict(measure_stack(args.child))))
         return 0
 
-    from components.plan.stackfile import available_stacks
+    from gpu_fabric.plan.stackfile import available_stacks
 
     names = args.stack or available_stacks()
     rows = []

@@ -2,21 +2,17 @@
 
 The validators live in :mod:`gpufabric_policies` (pure functions, unit-tested);
 this file only serves them. They read machine numbers and GPU taint keys from the
-gpu-fabric library: the installed wheel (``gpu_fabric``), else a checkout's
-``components`` (installed, or the repository this directory belongs to); see
-:mod:`gpufabric_policies.library`.
+gpu-fabric library, ``gpu_fabric``: installed, or else the checkout this
+directory belongs to (its ``components/`` folder); see :mod:`gpufabric_policies.library`.
 """
 
 import sys
 from pathlib import Path
 
 try:
-    import gpu_fabric  # noqa: F401  # the installed wheel's import name (setup.py)
-except ImportError:
-    try:
-        import components  # noqa: F401  # a checkout installed in this virtualenv
-    except ImportError:  # running from a checkout: use the library next to this pack
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import gpu_fabric  # noqa: F401  # installed (a wheel, or a checkout installed editable)
+except ImportError:  # running from a checkout: use the library next to this pack
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "components"))
 
 from pulumi_policy import EnforcementLevel, PolicyPack
 

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (fabric) is split into several entries with a list of files each.
 MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     "verdict": (
-        "components/nccl/verdict.py",
+        "components/gpu_fabric/nccl/verdict.py",
         [
             "tests/test_nccl_verdict.py",
             "tests/test_nccl_verdict_exact.py",
@@ -42,7 +42,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         ],
     ),
     "parser": (
-        "components/nccl/parser.py",
+        "components/gpu_fabric/nccl/parser.py",
         [
             "tests/test_nccl_parser.py",
             "tests/test_nccl_parser_exact.py",
@@ -52,19 +52,19 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     # The acceptance test's plan and objects: pure calls only (the cluster-level tests
     # in test_nccl_manifests.py plan whole clusters, ~10 s each, too slow per mutant).
     "nccl-manifests": (
-        "components/nccl/manifests.py",
+        "components/gpu_fabric/nccl/manifests.py",
         ["tests/test_nccl_manifests_exact.py"],
     ),
     "nccl-component": (
-        "components/nccl/component.py",
+        "components/gpu_fabric/nccl/component.py",
         ["tests/test_nccl_component.py"],
     ),
     "nccl-plot": (
-        "components/nccl/plot.py",
+        "components/gpu_fabric/nccl/plot.py",
         ["tests/test_nccl_plot.py", "tests/test_nccl_plot_exact.py"],
     ),
     "catalog": (
-        "components/catalog/*",
+        "components/gpu_fabric/catalog/*",
         [
             "tests/test_catalog.py",
             "tests/test_catalog_rules.py",
@@ -75,7 +75,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         ],
     ),
     "spec": (
-        "components/spec/*",
+        "components/gpu_fabric/spec/*",
         [
             "tests/test_spec_exact.py",
             "tests/test_spec.py",
@@ -87,7 +87,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     # programs and unit tests only: every mutant of the runtime (runner, monitor,
     # values) reaches every test that plans, and a real stack plan takes seconds.
     "plan": (
-        "components/plan/*.py",
+        "components/gpu_fabric/plan/*.py",
         [
             "tests/test_plan_diff_exact.py",
             "tests/test_plan_model_urns.py",
@@ -107,20 +107,20 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/test_architecture.py::test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped",
         ],
     ),
-    # The offline answers of each cloud's SDK (components/plan/fakes/), left out of "plan".
-    "plan-fakes": ("components/plan/fakes/*", ["tests/test_plan_fakes.py"]),
-    # components/fabric, split in three runs (one run of the whole package against
+    # The offline answers of each cloud's SDK (gpu_fabric/plan/fakes/), left out of "plan".
+    "plan-fakes": ("components/gpu_fabric/plan/fakes/*", ["tests/test_plan_fakes.py"]),
+    # components/gpu_fabric/fabric, split in three runs (one run of the whole package against
     # all its tests takes hours on the 2-core sandbox).
     "fabric-logic": (
         [
-            "components/fabric/derive.py",
-            "components/fabric/injection.py",
-            "components/fabric/shapes.py",
-            "components/fabric/naming.py",
-            "components/fabric/taints.py",
-            "components/fabric/problems.py",
-            "components/fabric/workload.py",
-            "components/fabric/model.py",
+            "components/gpu_fabric/fabric/derive.py",
+            "components/gpu_fabric/fabric/injection.py",
+            "components/gpu_fabric/fabric/shapes.py",
+            "components/gpu_fabric/fabric/naming.py",
+            "components/gpu_fabric/fabric/taints.py",
+            "components/gpu_fabric/fabric/problems.py",
+            "components/gpu_fabric/fabric/workload.py",
+            "components/gpu_fabric/fabric/model.py",
         ],
         [
             "tests/test_fabric_logic_exact.py",
@@ -134,7 +134,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         ],
     ),
     "fabric-manifests": (
-        "components/fabric/manifests/*.py",
+        "components/gpu_fabric/fabric/manifests/*.py",
         [
             "tests/test_azure_layer.py",  # rdma_shared / SR-IOV IB (no other test reaches them)
             "tests/test_fabric_counts.py",
@@ -151,14 +151,14 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     ),
     "fabric-layer": (
         [
-            "components/fabric/layer.py",
-            "components/fabric/parts.py",
-            "components/fabric/addons.py",
-            "components/fabric/description.py",
-            "components/fabric/plugins.py",
-            "components/fabric/resources.py",
-            "components/fabric/stack.py",
-            "components/fabric/plugin_guards.py",
+            "components/gpu_fabric/fabric/layer.py",
+            "components/gpu_fabric/fabric/parts.py",
+            "components/gpu_fabric/fabric/addons.py",
+            "components/gpu_fabric/fabric/description.py",
+            "components/gpu_fabric/fabric/plugins.py",
+            "components/gpu_fabric/fabric/resources.py",
+            "components/gpu_fabric/fabric/stack.py",
+            "components/gpu_fabric/fabric/plugin_guards.py",
         ],
         [
             "tests/test_fabric_dra.py",
@@ -177,10 +177,10 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
 }
 
 # module name -> globs left out of the module's glob (mutmut's do_not_mutate). mutmut
-# matches globs with fnmatch, where ``*`` spans "/": "components/plan/*.py" also takes
+# matches globs with fnmatch, where ``*`` spans "/": "components/gpu_fabric/plan/*.py" also takes
 # the fakes/ subpackage, which is its own module entry with its own tests.
 EXCLUDE: dict[str, list[str]] = {
-    "plan": ["components/plan/fakes/*"],
+    "plan": ["components/gpu_fabric/plan/fakes/*"],
 }
 
 # mutmut exit codes (mutmut/stats.py, 3.8.1) folded into the three figures we report.
@@ -212,7 +212,7 @@ def _tests(module: str) -> list[str]:
 def _config(module: str) -> dict[str, Any]:
     tests = _tests(module)
     return {
-        "source_paths": ["components/"],
+        "source_paths": ["components/gpu_fabric/"],
         "only_mutate": _globs(module),
         "do_not_mutate": EXCLUDE.get(module, []),
         "pytest_add_cli_args_test_selection": tests,
@@ -241,7 +241,7 @@ def _run_mutmut(module: str, max_children: int, mutants: list[str] | None = None
 
     Workers are forked from this process (mutmut's default isolation), so they
     see the same configuration. ``mutants``: only these mutant names (fnmatch
-    globs such as ``components.fabric.shapes.*``); the others are left unrun.
+    globs such as ``gpu_fabric.fabric.shapes.*``); the others are left unrun.
     """
     _patch_config(module)
     from mutmut.__main__ import cli
@@ -265,8 +265,8 @@ def _show(module: str, mutant: str) -> int:
 def _mutated(module: str, source: str) -> bool:
     """Whether mutmut mutated ``source`` for ``module``: its own fnmatch rules, not Path.glob.
 
-    (``Path.glob("components/plan/*.py.meta")`` would miss ``components/plan/fakes/``,
-    which mutmut's fnmatch of ``components/plan/*.py`` does mutate.)
+    (``Path.glob("gpu_fabric/plan/*.py.meta")`` would miss ``gpu_fabric/plan/fakes/``,
+    which mutmut's fnmatch of ``components/gpu_fabric/plan/*.py`` does mutate.)
     """
     return any(fnmatch.fnmatch(source, path) for path in _globs(module)) and not any(
         fnmatch.fnmatch(source, pattern) for pattern in EXCLUDE.get(module, [])
@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", metavar="MUTANT", help="print one mutant's diff of the last run")
     parser.add_argument(
         "--mutants", nargs="+", metavar="GLOB",
-        help="run only these mutants (name globs, e.g. 'components.fabric.shapes.*'): a "
+        help="run only these mutants (name globs, e.g. 'gpu_fabric.fabric.shapes.*'): a "
              "partial run when the whole module takes too long; unrun mutants are counted "
              "as 'other (exit None)'",
     )

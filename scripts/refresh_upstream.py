@@ -1,4 +1,4 @@
-"""Refresh tests/data/upstream/ (CRDs and chart values) when components/versions.py moves.
+"""Refresh tests/data/upstream/ (CRDs and chart values) when gpu_fabric/versions.py moves.
 
 Each entry of ``tests/data/upstream/sources.json`` names the upstream file (repo,
 ref, path, commit, sha256) and the ``versions.py`` constant that pins it (``pin``).
@@ -35,7 +35,7 @@ SOURCES = UPSTREAM / "sources.json"
 def pinned_versions() -> dict[str, str]:
     """versions.py constant -> version (chart version or image tag)."""
     sys.path.insert(0, str(ROOT))
-    from components import versions
+    from gpu_fabric import versions
 
     out: dict[str, str] = {}
     for name, value in vars(versions).items():

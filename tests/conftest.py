@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from components.plan import PlanResult, load_stack_file, run_plan, run_spec
-from components.plan.stackfile import available_stacks
+from gpu_fabric.plan import PlanResult, load_stack_file, run_plan, run_spec
+from gpu_fabric.plan.stackfile import available_stacks
 
 
 @cache

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.fabric.description import FabricDescription, describe_cluster
-from components.fabric.layer import Layer, build_layer
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.fabric.description import FabricDescription, describe_cluster
+from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import spec_dict
 
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from components.catalog import GpuVendor, get_machine
-from components.errors import SpecError
-from components.plan.stackfile import available_stacks, load_stack_file
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.catalog import GpuVendor, get_machine
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.spec import ClusterSpec, load_spec
 
 URN_DIR = Path(__file__).resolve().parent / "data" / "urns" / "matrix"
 Raw = dict[str, Any]
@@ -84,8 +84,8 @@ def with_features(stack: str, features: list[str]) -> Raw:
 
 
 def validate(raw: Raw) -> ClusterSpec | SpecError:
-    """What ``python -m components validate`` decides (exit 0 or 1)."""
-    from components.preflight import check_spec
+    """What ``python -m gpu_fabric validate`` decides (exit 0 or 1)."""
+    from gpu_fabric.preflight import check_spec
 
     try:
         spec = load_spec(raw)
@@ -140,8 +140,8 @@ def variants() -> list[tuple[str, str, list[str]]]:
 
 
 def main(argv: list[str]) -> int:
-    from components.plan import run_spec
-    from components.plan import urns as urnfile
+    from gpu_fabric.plan import run_spec
+    from gpu_fabric.plan import urns as urnfile
 
     if argv != ["--write"]:
         print("usage: python -m tests.feature_matrix --write", file=sys.stderr)

@@ -1,7 +1,7 @@
 """A small evaluator of the Kyverno features our fabric policies use (not Kyverno).
 
 Kyverno cannot run here, so the pod-shape tests apply the rendered ClusterPolicies
-with this evaluator. It implements only what components/fabric/injection.py
+with this evaluator. It implements only what components/gpu_fabric/fabric/injection.py
 writes, with Kyverno's documented semantics, and fails loudly on anything else
 (an unknown operator, anchor or rule type), so a policy that grows a new feature
 cannot pass untested:

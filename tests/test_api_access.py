@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.errors import SpecError
-from components.plan.stackfile import available_stacks, load_stack_file
-from components.spec import load_spec
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
 GKE = "gcp:container/cluster:Cluster"
@@ -132,7 +132,7 @@ def test_aks_authorized_ranges_entra_id_and_no_local_accounts(stack_plan) -> Non
     assert aks["disableLocalAccounts"] is True
     admin = plan.one("azure-native:authorization:RoleAssignment", "azure-ndv5-api-admin")
     # AKS RBAC Cluster Admin (MicrosoftDocs/azure-docs built-in-roles/containers.md), for
-    # the principal the fake client config returns (components/clouds/azure/fakes.py).
+    # the principal the fake client config returns (components/gpu_fabric/clouds/azure/fakes.py).
     assert admin.inputs["roleDefinitionId"].endswith(
         "/roleDefinitions/b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b")
     assert admin.inputs["principalId"] == "66666666-6666-6666-6666-666666666666"

@@ -1,6 +1,6 @@
 """The house rules (issue 22): which way the parts depend, and the cloud contract's tables.
 
-The import graph is read statically (AST) from ``components/``: every ``import``
+The import graph is read statically (AST) from ``components/gpu_fabric/``: every ``import``
 and ``from ... import``, including the lazy ones inside functions (they run, and
 a circle of lazy imports is still a circle), but not those under
 ``if TYPE_CHECKING:`` (they never run; they only name types).
@@ -15,22 +15,24 @@ from typing import Any
 
 import pytest
 
-from components.catalog import Cloud
-from components.clouds.contract import CloudProvider
-from components.clouds.registry import PLUGINS, PROVIDERS, provider_for
-from components.fabric.layer import build_layer
-from components.fabric.model import Part
-from components.fabric.plugins import LayerPlugins
-from components.plan.fakes import FAKES
-from components.plan.mocks import _load_fakes
-from components.spec import load_spec
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.contract import CloudProvider
+from gpu_fabric.clouds.registry import PLUGINS, PROVIDERS, provider_for
+from gpu_fabric.fabric.layer import build_layer
+from gpu_fabric.fabric.model import Part
+from gpu_fabric.fabric.plugins import LayerPlugins
+from gpu_fabric.plan.fakes import FAKES
+from gpu_fabric.plan.mocks import _load_fakes
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
 ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "components"  # holds the one package, gpu_fabric
 # Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL, and the
 # machine catalog every layer (clouds included) reads.
 CLOUD_FREE = (
-    "components/fabric", "components/platform", "components/nccl", "components/catalog",
+    "components/gpu_fabric/fabric", "components/gpu_fabric/platform",
+    "components/gpu_fabric/nccl", "components/gpu_fabric/catalog",
 )
 
 
@@ -50,7 +52,7 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
 
 
 def import_graph(
-    root: Path, package: str = "components", *, type_checking: bool = False
+    root: Path, package: str = "gpu_fabric", *, type_checking: bool = False
 ) -> dict[str, set[str]]:
     """Module -> the package modules it imports at run time (resolved to real modules);
     with ``type_checking`` also those imported only for type checking."""
@@ -145,25 +147,25 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 def test_the_checker_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_path) -> None:
     _write(tmp_path, {
-        "components/__init__.py": "",
-        "components/a.py": "def f():\n    from components import b\n",
-        "components/b.py": "from components.a import f\n",
-        "components/c.py": (
-            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from components.d import x\n"
+        "gpu_fabric/__init__.py": "",
+        "gpu_fabric/a.py": "def f():\n    from gpu_fabric import b\n",
+        "gpu_fabric/b.py": "from gpu_fabric.a import f\n",
+        "gpu_fabric/c.py": (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from gpu_fabric.d import x\n"
         ),
-        "components/d.py": "from components.c import TYPE_CHECKING\n",
+        "gpu_fabric/d.py": "from gpu_fabric.c import TYPE_CHECKING\n",
     })
     graph = import_graph(tmp_path)
-    assert graph["components.a"] == {"components.b"}
-    assert graph["components.c"] == set()
-    assert cycles(graph) == [["components.a", "components.b"]]
+    assert graph["gpu_fabric.a"] == {"gpu_fabric.b"}
+    assert graph["gpu_fabric.c"] == set()
+    assert cycles(graph) == [["gpu_fabric.a", "gpu_fabric.b"]]
 
 
 # -- the rules ------------------------------------------------------------------------
 def test_no_import_cycle_among_components_modules() -> None:
     # Before issue 22: fabric <-> platform (11 modules), cluster <-> existing and
     # gcp fabric <-> layout <-> rxdm.
-    assert cycles(import_graph(ROOT)) == []
+    assert cycles(import_graph(LIBRARY)) == []
 
 
 def _cloud_free_files() -> list[Path]:
@@ -172,10 +174,10 @@ def _cloud_free_files() -> list[Path]:
 
 def test_fabric_platform_and_nccl_import_no_cloud_package() -> None:
     """Not even for type checking; the contract (types only) is the one allowed import."""
-    graph = import_graph(ROOT, type_checking=True)
+    graph = import_graph(LIBRARY, type_checking=True)
     offenders = {
         name: sorted(d for d in deps
-                     if d.startswith("components.clouds") and d != "components.clouds.contract")
+                     if d.startswith("gpu_fabric.clouds") and d != "gpu_fabric.clouds.contract")
         for name, deps in graph.items()
         if name.startswith(tuple(d.replace("/", ".") for d in CLOUD_FREE))
     }
@@ -198,10 +200,10 @@ def test_no_cloud_package_by_string_either(path: Path) -> None:
         if isinstance(node, ast.alias):
             assert node.name.split(".")[0] != "importlib", (path, node.name)
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            assert "components.clouds" not in node.value, (path, node.lineno)
+            assert "gpu_fabric.clouds" not in node.value, (path, node.lineno)
         if isinstance(node, ast.JoinedStr):
             text = ast.unparse(node)
-            assert "components.clouds" not in text and "clouds." not in text, (path, text)
+            assert "gpu_fabric.clouds" not in text and "clouds." not in text, (path, text)
 
 
 # -- the contract's tables --------------------------------------------------------------
@@ -237,8 +239,8 @@ def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped() -> None:
 
 
 def test_the_fakes_live_with_the_planner_not_in_the_cloud_packages() -> None:
-    assert not list((ROOT / "components" / "clouds").rglob("fakes.py"))
-    assert sorted(p.stem for p in (ROOT / "components/plan/fakes").glob("*.py")) == [
+    assert not list((ROOT / "components" / "gpu_fabric" / "clouds").rglob("fakes.py"))
+    assert sorted(p.stem for p in (ROOT / "components/gpu_fabric/plan/fakes").glob("*.py")) == [
         "__init__", "aws", "azure", "digitalocean", "gcp", "oci",
     ]
 
@@ -258,7 +260,7 @@ class _MarkerLayer:
 
 
 def test_build_layer_uses_the_plugins_it_is_given() -> None:
-    from components.fabric.description import describe_cluster
+    from gpu_fabric.fabric.description import describe_cluster
 
     spec = load_spec(spec_dict("aws"))
     plugins = LayerPlugins(clouds={Cloud.AWS: _MarkerLayer(provider_for(Cloud.AWS))},
@@ -277,7 +279,7 @@ def test_oci_and_do_nccl_hca_lists_are_the_machines_hca_names() -> None:
     Literal spot checks: BM.GPU.H100.8 from oci-hpc-oke's NCCL_IB_HCA for H100
     (mlx5_2 and mlx5_11 are the host NICs), the DO H200 seed (mlx5_0..7 on fabric0..7).
     """
-    from components.catalog import get_machine, machines
+    from gpu_fabric.catalog import get_machine, machines
 
     checked = 0
     for m in machines():
@@ -293,7 +295,7 @@ def test_oci_and_do_nccl_hca_lists_are_the_machines_hca_names() -> None:
 @pytest.mark.parametrize("nad_type", ["macvlan", "ipvlan"])
 def test_nad_types_no_cloud_builds_are_refused(nad_type: str) -> None:
     """No cloud produces macvlan/ipvlan NADs; the spec said yes and then ignored it (AWS)."""
-    from components.errors import SpecError
+    from gpu_fabric.errors import SpecError
 
     with pytest.raises(SpecError, match=r"fabric\.nad_type"):
         load_spec(spec_dict("aws", fabric={"nad_type": nad_type}))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.catalog import get_machine
-from components.errors import SpecError
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.errors import SpecError
 from tests.specs import spec_dict, with_pool
 
 LT = "aws:ec2/launchTemplate:LaunchTemplate"
@@ -69,7 +69,7 @@ def test_efa_primary_layout_on_p4d(stack_plan) -> None:
 
 
 def test_p6_b300_card_zero_is_ena_only() -> None:
-    from components.clouds.aws.layout import interfaces
+    from gpu_fabric.clouds.aws.layout import interfaces
 
     nics = interfaces(get_machine("p6-b300.48xlarge"), "efa-primary")
     card0 = [i for i in nics if i.network_card_index == 0]
@@ -194,7 +194,7 @@ def test_kubeconfig_is_a_secret_with_aws_exec(stack_plan) -> None:
 def test_kubeconfig_text() -> None:
     import yaml
 
-    from components.clouds.aws.kubeconfig import kubeconfig
+    from gpu_fabric.clouds.aws.kubeconfig import kubeconfig
 
     doc = yaml.safe_load(kubeconfig("c", "us-east-1", "https://x", "Q0E=", "arn:aws:eks:c"))
     exec_ = doc["users"][0]["user"]["exec"]
@@ -236,7 +236,7 @@ def test_invalid_input_is_refused_before_cloud_resources(spec_plan, data, path) 
 
 
 def test_gpu_subnet_is_one_id_not_a_list() -> None:
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
 
     data = spec_dict("aws", aws={"existing_vpc": {
         "vpc_id": "vpc-0abc", "private_subnet_ids": ["subnet-01", "subnet-02"],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.fabric.workload import fragment_for
+from gpu_fabric.fabric.workload import fragment_for
 from tests.fabric_helpers import existing, layer_of
 
 INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
@@ -59,7 +59,7 @@ def test_vpc_cni_is_a_managed_addon_new_enough_for_efa_only(stack_plan, stack) -
 
 
 def test_vpc_cni_older_than_efa_only_support_is_refused(spec_plan) -> None:
-    from components.errors import SpecError
+    from gpu_fabric.errors import SpecError
     from tests.specs import with_pool
 
     data = with_pool("aws", machine_type="p5.48xlarge")

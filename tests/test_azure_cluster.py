@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from components.catalog import get_machine
-from components.clouds.azure.cluster import InfinibandFeatureError, _decode_kubeconfig
-from components.errors import SpecError
-from components.plan import PlanResult
-from components.plan.fakes import azure as fakes
-from components.plan.values import SECRET
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.clouds.azure.cluster import InfinibandFeatureError, _decode_kubeconfig
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan import PlanResult
+from gpu_fabric.plan.fakes import azure as fakes
+from gpu_fabric.plan.values import SECRET
 from tests.specs import spec_dict, with_pool
 
 AKS = "azure-native:containerservice:ManagedCluster"
@@ -133,7 +133,7 @@ def test_check_mode_fails_clearly_for_gb200_on_a_registered_subscription(spec_pl
 
 
 def test_feature_check_messages() -> None:
-    from components.clouds.azure.cluster import check_feature_state
+    from gpu_fabric.clouds.azure.cluster import check_feature_state
 
     assert check_feature_state("Registered", "registered") == "Registered"
     with pytest.raises(InfinibandFeatureError, match="az feature register"):

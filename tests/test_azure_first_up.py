@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from components.fabric.description import describe_cluster
-from components.spec import load_spec
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.spec import load_spec
 from tests.fabric_helpers import layer_of
 from tests.specs import spec_dict
 
@@ -87,7 +87,7 @@ def test_every_nfd_and_node_agent_tolerates_the_nd_pool_taints(key, value, effec
 
 
 def test_gpu_operator_nfd_worker_tolerates_pool_taints_where_it_runs() -> None:
-    from components.fabric.manifests import gpu_operator
+    from gpu_fabric.fabric.manifests import gpu_operator
 
     values = gpu_operator.values(install_driver=True, rdma=True, nfd=True)
     tolerations = values["node-feature-discovery"]["worker"]["tolerations"]
@@ -99,7 +99,7 @@ def test_gpu_operator_nfd_worker_tolerates_pool_taints_where_it_runs() -> None:
 def test_the_gpu_pool_waits_until_the_feature_is_registered() -> None:
     """Azure/aks-rdma-infiniband: registration is asynchronous; poll until Registered
     before adding the ND pool (the old code created the pool right after the PUT)."""
-    from components.clouds.azure.cluster import wait_for_registered
+    from gpu_fabric.clouds.azure.cluster import wait_for_registered
 
     states = iter(["Registering", "Registering", "Registered"])
     slept: list[float] = []
@@ -116,7 +116,7 @@ def test_the_gpu_pool_waits_until_the_feature_is_registered() -> None:
 
 
 def test_a_registration_that_never_completes_fails_with_the_steps() -> None:
-    from components.clouds.azure.cluster import InfinibandFeatureError, wait_for_registered
+    from gpu_fabric.clouds.azure.cluster import InfinibandFeatureError, wait_for_registered
 
     async def read() -> str | None:
         return "Registering"
@@ -146,7 +146,7 @@ def test_dra_on_aks_claims_gpus_only_and_keeps_hcas_on_the_device_plugin(machine
     """kubernetes-sigs/dranet examples/azure_aks_examples (f258477): Azure IB VFs publish
     dra.net/numaNode and no resource.kubernetes.io/pcieRoot, so a GPU+NIC claim
     constrained on pcieRoot (what the layer built before) can never be satisfied."""
-    from components.fabric.workload import pod_fragment
+    from gpu_fabric.fabric.workload import pod_fragment
 
     data = spec_dict("azure", fabric={"mode": "dra"})
     data["node_pools"][0]["machine_type"] = machine
@@ -173,8 +173,8 @@ def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
     the layer claimed before) publishes none of them. AMD's driver is ROCm/k8s-gpu-dra-driver
     (deployments/helm/k8s-gpu-dra-driver/templates/deviceclass.yaml at 4482249: DeviceClass
     gpu.amd.com), not installed on AKS by this library: refused on the one validation path."""
-    from components.errors import SpecError
-    from components.preflight import check_spec
+    from gpu_fabric.errors import SpecError
+    from gpu_fabric.preflight import check_spec
 
     data = spec_dict("azure", fabric={"mode": "dra"})
     data["node_pools"][0]["machine_type"] = "Standard_ND96isr_MI300X_v5"

@@ -7,11 +7,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from components.catalog import get_machine
-from components.clouds.azure.topology import GPU_CLASS, IB_CLASS, topology_xml
-from components.fabric.description import describe_cluster
-from components.fabric.workload import pod_fragment
-from components.spec import load_spec
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.clouds.azure.topology import GPU_CLASS, IB_CLASS, topology_xml
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict, with_pool
 
 POLICY = "kubernetes:mellanox.com/v1alpha1:NicClusterPolicy"
@@ -32,7 +32,7 @@ def test_topology_xml_lists_every_gpu_and_hca_of_the_catalog(vm_size: str) -> No
 def test_topology_config_map_is_in_every_workload_namespace_and_mounted(
     stack_plan, stack: str, topo: str
 ) -> None:
-    from components.plan.stackfile import load_stack_file
+    from gpu_fabric.plan.stackfile import load_stack_file
 
     plan = stack_plan(stack)
     spec = load_spec(load_stack_file(stack).cluster)
@@ -95,7 +95,7 @@ def test_gpu_operator_runs_peermem_and_owns_the_driver(stack_plan) -> None:
 
 
 def test_no_multus_or_standalone_device_plugins_on_aks() -> None:
-    from components.fabric.layer import build_layer
+    from gpu_fabric.fabric.layer import build_layer
 
     spec = load_spec(spec_dict("azure"))
     layer = build_layer(spec, describe_cluster(spec))

@@ -2,7 +2,7 @@
 
 tests/data/bad_inputs/MANIFEST.yaml gives, per file, the exit code and the text
 (a field path, an option, or ``file:line``) its message must name. Each entry
-runs in-process through ``components.cli.main``: no traceback, the expected exit
+runs in-process through ``gpu_fabric.cli.main``: no traceback, the expected exit
 code, the field named, JSON output (where asked for) valid JSON without NaN.
 
 Stack files the cloud rules act on are otherwise valid stacks; settings every
@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli import main
-from components.spec import ClusterSpec
+from gpu_fabric.cli import main
+from gpu_fabric.spec import ClusterSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "bad_inputs"
 MANIFEST: list[dict[str, Any]] = yaml.safe_load((CORPUS / "MANIFEST.yaml").read_text())
-# What every created cluster must set (components.security, once it exists); the
+# What every created cluster must set (gpu_fabric.security, once it exists); the
 # documentation range of RFC 5737, as the committed stacks use.
 REQUIRED_DEFAULTS = {"api_access": {"authorized_cidrs": ["203.0.113.0/24"]}}
 

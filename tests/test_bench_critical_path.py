@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bench.plan_bench import critical_path, short_type
-from components.plan.model import PlannedResource
+from gpu_fabric.plan.model import PlannedResource
 
 STACK = "urn:pulumi:s::p::"
 

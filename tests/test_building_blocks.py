@@ -14,18 +14,18 @@ from dataclasses import replace
 
 import pytest
 
-from components.cli.urns import URN_DIR
-from components.clouds.digitalocean.blocks import (
+from gpu_fabric.cli.urns import URN_DIR
+from gpu_fabric.clouds.digitalocean.blocks import (
     DigitalOceanFabricNetwork,
     DigitalOceanFabricNetworkArgs,
     DoksGpuNodePool,
     DoksGpuNodePoolArgs,
 )
-from components.clouds.oci.blocks import OciGpuNodePool, OciGpuNodePoolArgs
-from components.fabric.description import FabricDescription, describe_cluster
-from components.plan.runner import run_program
-from components.plan.urns import read
-from components.spec import GpuNodePoolSpec, load_spec
+from gpu_fabric.clouds.oci.blocks import OciGpuNodePool, OciGpuNodePoolArgs
+from gpu_fabric.fabric.description import FabricDescription, describe_cluster
+from gpu_fabric.plan.runner import run_program
+from gpu_fabric.plan.urns import read
+from gpu_fabric.spec import GpuNodePoolSpec, load_spec
 from tests.specs import spec_dict
 
 GCP_OLD = "urn:pulumi:gcp-a4::gpu-fabric::gpufabric:gcp:GpuCluster$"

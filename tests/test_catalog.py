@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components import catalog
-from components.catalog import Cloud, FabricKind
+from gpu_fabric import catalog
+from gpu_fabric.catalog import Cloud, FabricKind
 
 FABRIC = [m for m in catalog.MACHINES if m.has_fabric]
 

@@ -13,7 +13,7 @@ import dataclasses
 
 import pytest
 
-from components.catalog import (
+from gpu_fabric.catalog import (
     Cloud,
     GpuNicPairing,
     UnknownMachineError,
@@ -21,11 +21,11 @@ from components.catalog import (
     machine_names,
     machines,
 )
-from components.catalog.azure import PciSwitch, _sw
-from components.catalog.digitalocean import _do_roce
-from components.catalog.gcp import _gke_gib
-from components.catalog.model import _derived, _env, _mlx, _names
-from components.catalog.oci import _oci_roce
+from gpu_fabric.catalog.azure import PciSwitch, _sw
+from gpu_fabric.catalog.digitalocean import _do_roce
+from gpu_fabric.catalog.gcp import _gke_gib
+from gpu_fabric.catalog.model import _derived, _env, _mlx, _names
+from gpu_fabric.catalog.oci import _oci_roce
 
 
 def test_derived_floor_is_a_share_of_the_line_rate_rounded_to_0_1() -> None:
@@ -55,7 +55,7 @@ def test_nic_share_without_a_pairing_row_is_the_ceiling_of_the_per_gpu_share() -
 
 
 def test_a_machine_without_fabric_nics_gives_a_pod_no_nic() -> None:
-    # components/catalog/gcp.py a2-highgpu-8g and aws.py g5.48xlarge: FabricKind.NONE,
+    # components/gpu_fabric/catalog/gcp.py a2-highgpu-8g and aws.py g5.48xlarge: FabricKind.NONE,
     # fabric_nics 0. A pod there has 0 fabric NICs (not the "at least 1" of a fabric
     # machine), so its line rate is 0.0 and there is no floor.
     for name in ("a2-highgpu-8g", "g5.48xlarge"):

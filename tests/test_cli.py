@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.cli import main
+from gpu_fabric.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = ROOT / "tests" / "data" / "bad_stacks"
@@ -76,7 +76,7 @@ def test_schema_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_module_entry_point_runs() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "components", "validate", "--stack", "existing"],
+        [sys.executable, "-m", "gpu_fabric", "validate", "--stack", "existing"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 0, proc.stderr

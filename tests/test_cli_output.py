@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.cli import main, prog_name
-from components.render import RECORD
+from gpu_fabric.cli import main, prog_name
+from gpu_fabric.render import RECORD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ def test_closed_pipe_exits_quietly_with_0() -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)
     proc = subprocess.run(
-        [sys.executable, "-m", "components", "schema"],
+        [sys.executable, "-m", "gpu_fabric", "schema"],
         stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
     )
     os.close(write_end)
@@ -31,7 +31,7 @@ def test_closed_pipe_exits_quietly_with_0() -> None:
 
 def test_program_name_is_the_installed_script_or_python_m() -> None:
     assert prog_name("/home/me/.venv/bin/gpu-fabric") == "gpu-fabric"
-    assert prog_name("/repo/components/__main__.py") == "python -m components"
+    assert prog_name("/repo/components/gpu_fabric/__main__.py") == "python -m gpu_fabric"
 
 
 def test_help_names_the_script(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +72,7 @@ def test_render_refuses_a_folder_it_did_not_write(
 def test_layer_index_gives_the_pinned_versions(tmp_path: Path) -> None:
     assert _render("aws-p5", tmp_path) == 0
     addons = yaml.safe_load((tmp_path / "layer.yaml").read_text())["addons"]
-    # components/versions.py: KYVERNO chart 3.6.1, EFA_DEVICE_PLUGIN chart v0.5.30.
+    # components/gpu_fabric/versions.py: KYVERNO chart 3.6.1, EFA_DEVICE_PLUGIN chart v0.5.30.
     assert addons["kyverno"] == {"enabled": True, "version": "3.6.1"}
     assert addons["efa_device_plugin"]["version"] == "v0.5.30"
     pinned = {k: a for k, a in addons.items() if k != "nccl_installer"}
@@ -88,7 +88,7 @@ def _doc(inputs: dict) -> dict:
 
 
 def test_diff_shows_old_and_new_values() -> None:
-    from components.plan.diff import diff_plans, to_markdown
+    from gpu_fabric.plan.diff import diff_plans, to_markdown
 
     base = _doc({"nodeCount": 2, "nodeConfig": {"labels": {"a": "x"}}, "tags": ["p", "q"]})
     head = _doc({"nodeCount": 4, "nodeConfig": {"labels": {"a": "y", "b": "z"}},

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pulumi
 import pytest
 
-from components.catalog import Cloud
-from components.clouds.factory import CLUSTER_CLASSES, build_cluster, cluster_class
-from components.cluster import GpuCluster
-from components.plan.runner import run_program
-from components.spec import load_spec
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.factory import CLUSTER_CLASSES, build_cluster, cluster_class
+from gpu_fabric.cluster import GpuCluster
+from gpu_fabric.plan.runner import run_program
+from gpu_fabric.spec import load_spec
 from tests.specs import CLOUDS, spec_dict
 
 
@@ -66,8 +66,8 @@ def test_raw_dict_instead_of_spec_is_refused() -> None:
 
 
 def test_missing_kubeconfig_file_fails_clearly_outside_plans(tmp_path) -> None:
-    from components.existing import KubeconfigNotFoundError, read_kubeconfig
-    from components.spec import KubeconfigSource
+    from gpu_fabric.existing import KubeconfigNotFoundError, read_kubeconfig
+    from gpu_fabric.spec import KubeconfigSource
 
     with pytest.raises(KubeconfigNotFoundError, match=r"existing\.kubeconfig\.path"):
         read_kubeconfig(KubeconfigSource(path=str(tmp_path / "missing")))

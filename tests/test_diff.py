@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import main
-from components.plan.diff import REPLACING_INPUTS, changed_paths, diff_plans, to_markdown
+from gpu_fabric.cli import main
+from gpu_fabric.plan.diff import REPLACING_INPUTS, changed_paths, diff_plans, to_markdown
 from tests.specs import spec_dict, with_pool
 
 SITE = Path(pytest.__file__).resolve().parent.parent

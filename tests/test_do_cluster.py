@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from components.errors import SpecError
-from components.plan.model import PlanResult
-from components.plan.values import SECRET, UNKNOWN
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.model import PlanResult
+from gpu_fabric.plan.values import SECRET, UNKNOWN
 from tests.specs import spec_dict, with_pool
 
 CLUSTER = "digitalocean:index/kubernetesCluster:KubernetesCluster"

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.errors import SpecError
-from components.fabric.injection import guard_policy, mutate_policy
-from components.fabric.workload import FragmentError, pod_fragment
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.injection import guard_policy, mutate_policy
+from gpu_fabric.fabric.workload import FragmentError, pod_fragment
 from tests.fabric_helpers import existing, fabric_of
 
 DO_H200 = "gpu-h200x8-1128gb-fabric-contracted"
@@ -85,8 +85,8 @@ def test_a3_ultra_with_dra_keeps_partial_node_claims() -> None:
     ("cloud", "machine"), [("gcp", "a3-megagpu-8g"), ("digitalocean", DO_H200)]
 )
 def test_partial_node_acceptance_is_refused_before_any_resource(cloud, machine) -> None:
-    from components.fabric.description import describe_cluster
-    from components.nccl.manifests import plan_acceptance
+    from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.nccl.manifests import plan_acceptance
 
     spec = existing(cloud, machine, acceptance={"enabled": True, "gpus_per_node": 4})
     with pytest.raises(SpecError) as info:

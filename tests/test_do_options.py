@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from components.clouds.digitalocean.kubernetes import addon_defaults
-from components.clouds.digitalocean.managed import managed_components
-from components.errors import SpecError
-from components.fabric.description import describe_cluster
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.clouds.digitalocean.kubernetes import addon_defaults
+from gpu_fabric.clouds.digitalocean.managed import managed_components
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import spec_dict
 
 MI300X = "gpu-mi300x8-1536gb-fabric-contracted"

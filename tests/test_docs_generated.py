@@ -1,7 +1,7 @@
 """The stack table and the stack sections are generated from the stack files (issue 23).
 
 Adding a stack used to fail four tests, two without saying what to do. Now
-``python -m components docs --write`` produces what the checks need, and the
+``python -m gpu_fabric docs --write`` produces what the checks need, and the
 checks name that command.
 """
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import main
-from components.cli.docs import FIX, default_paths, problems, section, sections, with_sections
-from components.plan.stackfile import available_stacks, load_stack_file
-from components.spec import load_spec
+from gpu_fabric.cli import main
+from gpu_fabric.cli.docs import FIX, default_paths, problems, section, sections, with_sections
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 

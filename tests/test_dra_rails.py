@@ -6,13 +6,13 @@ Sources of the expected values (written literally below):
   GPU0/GPU1 with ``device.attributes["gpu.nvidia.com"].index`` (lines 135, 306) and
   aligned 2 GPUs + 2 NICs with ``matchAttribute: resource.kubernetes.io/pcieRoot``
   (line 314); lines 404-409: the pod of that claim got ``gpu0rdma0`` and ``gpu1rdma0``.
-* NVIDIA/k8s-dra-driver-gpu v25.12.0 (components/versions.py NVIDIA_DRA_DRIVER):
+* NVIDIA/k8s-dra-driver-gpu v25.12.0 (components/gpu_fabric/versions.py NVIDIA_DRA_DRIVER):
   cmd/gpu-kubelet-plugin/partitions.go PartDevAttributes publishes type, uuid,
   productName, brand, architecture, cudaComputeCapability, driverVersion,
   cudaDriverVersion and resource.kubernetes.io/pciBusID; deviceinfo.go GetDevice
   adds resource.kubernetes.io/pcieRoot and addressingMode. No ``index``, no ``minor``
   (v25.3.0 deviceinfo.go still had both).
-* kubernetes-sigs/dranet v1.4.0 (components/versions.py DRANET): pkg/apis/attributes.go
+* kubernetes-sigs/dranet v1.4.0 (components/gpu_fabric/versions.py DRANET): pkg/apis/attributes.go
   ``AttrInterfaceName = "dra.net/ifName"``, ``AttrRDMA = "dra.net/rdma"``;
   pkg/inventory/db.go sets resource.kubernetes.io/pcieRoot on each NIC;
   examples/demo_gke_rdma/nccl-gib-test.yaml selects a GKE NIC with
@@ -30,9 +30,9 @@ from typing import Any
 import celpy
 import pytest
 
-from components.fabric.manifests import dra
-from components.fabric.naming import rail_sets
-from components.fabric.workload import FragmentError, pod_fragment
+from gpu_fabric.fabric.manifests import dra
+from gpu_fabric.fabric.naming import rail_sets
+from gpu_fabric.fabric.workload import FragmentError, pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.support.manifests import validate
 

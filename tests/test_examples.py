@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 import gpu_fabric as gf
-from components.cli import main
+from gpu_fabric.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -217,7 +217,7 @@ def test_rdma_pool_joins_an_existing_oke_cluster_and_subnets() -> None:
     pool = plan.one("oci:ContainerEngine/nodePool:NodePool")
     assert pool.inputs["clusterId"] == "ocid1.cluster.oc1.iad.mine"
     assert pool.inputs["nodeShape"] == "BM.GPU.H100.8"
-    assert pool.inputs["kubernetesVersion"] == "v1.34.1"  # components/versions.py OKE 1.34
+    assert pool.inputs["kubernetesVersion"] == "v1.34.1"  # gpu_fabric/versions.py OKE 1.34
     assert pool.inputs["nodeSourceDetails"]["imageId"] == "ocid1.image.oc1.iad.rdma"
     details = pool.inputs["nodeConfigDetails"]
     assert details["size"] == 2

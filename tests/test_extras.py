@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import Cloud
-from components.sdks import SDKS
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.sdks import SDKS
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -49,7 +49,7 @@ def _run_without(module: str, argv: list[str]) -> subprocess.CompletedProcess[st
     code = (
         "import sys\n"
         f"sys.modules[{module!r}] = None  # as if the extra were not installed\n"
-        "from components.cli import main\n"
+        "from gpu_fabric.cli import main\n"
         f"sys.exit(main({argv!r}))\n"
     )
     return subprocess.run(
@@ -71,8 +71,8 @@ def test_plan_of_another_cloud_does_not_need_that_sdk() -> None:
 
 def test_team_program_gets_the_hint_from_the_component_class() -> None:
     code = (
-        "import sys\nsys.modules['pulumi_aws'] = None\nimport components\n"
-        "try:\n    components.AwsGpuCluster\nexcept ModuleNotFoundError as exc:\n"
+        "import sys\nsys.modules['pulumi_aws'] = None\nimport gpu_fabric\n"
+        "try:\n    gpu_fabric.AwsGpuCluster\nexcept ModuleNotFoundError as exc:\n"
         "    print(exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

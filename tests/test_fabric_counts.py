@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from components.catalog import Cloud, FabricKind, GpuVendor, machines
-from components.errors import SpecError
-from components.fabric.description import Attach
-from components.fabric.workload import pod_fragment
+from gpu_fabric.catalog import Cloud, FabricKind, GpuVendor, machines
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import Attach
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 
 FABRIC = machines(fabric_only=True)
@@ -114,7 +114,7 @@ def test_oci_vfs_listed_once_per_vf_in_the_multus_annotation() -> None:
 
 
 def test_every_daemonset_tolerates_every_clouds_gpu_taints() -> None:
-    from components.fabric.taints import GPU_TAINT_KEYS
+    from gpu_fabric.fabric.taints import GPU_TAINT_KEYS
 
     for cloud in Cloud:
         for m in machines(cloud, fabric_only=True)[:1]:
@@ -156,7 +156,7 @@ def _toleration_lists(value: object) -> list[list[dict[str, str]]]:
 def test_node_agents_run_on_pools_with_their_own_taints(cloud: Cloud) -> None:
     """A pool tainted ``dedicated=training`` must still get device plugins, DRA drivers
     and installers, or it has no fabric."""
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
     from tests.specs import spec_dict
 
     m = machines(cloud, fabric_only=True)[0]

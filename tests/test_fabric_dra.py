@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.catalog import machines
-from components.fabric.manifests import dra
-from components.fabric.workload import pod_fragment
+from gpu_fabric.catalog import machines
+from gpu_fabric.fabric.manifests import dra
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 
 A4 = "a4-highgpu-8g"
@@ -138,7 +138,7 @@ def test_dranet_chart_gets_the_clouds_provider_hint_under_args() -> None:
     [release] = layer_of(spec).part("dranet").charts
     assert release.values["args"] == {"cloudProviderHint": "GCE"}
     assert "cloudProviderHint" not in release.values
-    from components.fabric.manifests.dranet import CLOUD_PROVIDER_HINTS
+    from gpu_fabric.fabric.manifests.dranet import CLOUD_PROVIDER_HINTS
 
     allowed = {"AWS", "GCE", "AZURE", "OKE", "ALIBABA", "webhook", "NONE"}
     assert set(CLOUD_PROVIDER_HINTS.values()) <= allowed

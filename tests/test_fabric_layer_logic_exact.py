@@ -7,7 +7,7 @@ Added for mutation testing (docs/mutation.md, ``scripts/mutation.py fabric-layer
 ``LayerPlugins.cloud``, ``MergedValues``). Every expected value is written out and
 says where it comes from:
 
-- chart repos/names/versions and image tags: the pins of ``components/versions.py``
+- chart repos/names/versions and image tags: the pins of ``components/gpu_fabric/versions.py``
   (one source of truth; each pin cites its upstream release there);
 - add-on namespaces: the Namespace children of ``tests/data/urns/*.txt`` (a
   compatibility surface) and the upstream install manifests named beside them;
@@ -30,10 +30,10 @@ from typing import Any
 
 import pytest
 
-from components.catalog import Cloud, get_machine
-from components.fabric import plugins as plugins_module
-from components.fabric.addons import ResolvedAddon, generic_defaults, resolve_addons
-from components.fabric.description import (
+from gpu_fabric.catalog import Cloud, get_machine
+from gpu_fabric.fabric import plugins as plugins_module
+from gpu_fabric.fabric.addons import ResolvedAddon, generic_defaults, resolve_addons
+from gpu_fabric.fabric.description import (
     Attach,
     DevicePlugin,
     DraClasses,
@@ -42,14 +42,14 @@ from components.fabric.description import (
     Toleration,
     describe_cluster,
 )
-from components.fabric.layer import Layer, _check, _ordered, build_layer
-from components.fabric.model import Part
-from components.fabric.plugins import LayerPlugins, MergedValues, install, installed
-from components.spec import ClusterSpec, load_spec
-from components.versions import Chart, Image
+from gpu_fabric.fabric.layer import Layer, _check, _ordered, build_layer
+from gpu_fabric.fabric.model import Part
+from gpu_fabric.fabric.plugins import LayerPlugins, MergedValues, install, installed
+from gpu_fabric.spec import ClusterSpec, load_spec
+from gpu_fabric.versions import Chart, Image
 from tests.specs import spec_dict
 
-# Catalog machines (components/catalog/gcp.py): a4-highgpu-8g has 8 RoCE NICs
+# Catalog machines (components/gpu_fabric/catalog/gcp.py): a4-highgpu-8g has 8 RoCE NICs
 # (has_fabric), g2-standard-48 has no fabric NIC.
 A4 = get_machine("a4-highgpu-8g", Cloud.GCP)
 G2 = get_machine("g2-standard-48", Cloud.GCP)
@@ -75,7 +75,7 @@ def _dra(managed_nics: bool) -> DraClasses:
 
 
 # -- generic_defaults ----------------------------------------------------------------
-# The generic rules (components/fabric/addons.py docstring: "derived from the fabric
+# The generic rules (components/gpu_fabric/fabric/addons.py docstring: "derived from the fabric
 # descriptions", clouds refine them): Multus where NADs are host-device (DO seed,
 # ../shared/seeds/digitalocean-doks-multinode-gpu.md), the EFA device plugin where the
 # fabric's plugin is EFA, the NVIDIA DRA driver where GPUs come from DRA claims, DraNet
@@ -174,7 +174,7 @@ def test_generic_defaults_any_pool_is_enough() -> None:
 
 @dataclass
 class FakeCloud:
-    """A CloudProvider (components/clouds/contract.py) with canned answers."""
+    """A CloudProvider (components/gpu_fabric/clouds/contract.py) with canned answers."""
 
     cloud: Cloud = Cloud.GCP
     defaults: Mapping[str, bool] = field(default_factory=dict)
@@ -289,7 +289,7 @@ def test_resolve_addons_precedence_versions_values_and_namespaces() -> None:
 
 
 def test_chart_is_the_pin_or_the_spec_version() -> None:
-    # components/versions.py: GPU_OPERATOR = Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0")
+    # gpu_fabric/versions.py: GPU_OPERATOR = Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0")
     pinned = ResolvedAddon("gpu_operator", True, None)
     assert pinned.chart() == Chart(
         "https://helm.ngc.nvidia.com/nvidia", "gpu-operator", "v26.7.0")
@@ -305,7 +305,7 @@ def test_chart_of_an_image_addon_is_refused() -> None:
 
 
 def test_image_is_the_pin_or_the_spec_tag() -> None:
-    # components/versions.py: MULTUS_THICK = Image("ghcr.io/k8snetworkplumbingwg/multus-cni",
+    # gpu_fabric/versions.py: MULTUS_THICK = Image("ghcr.io/k8snetworkplumbingwg/multus-cni",
     # "v4.3.0-thick")
     assert ResolvedAddon("multus", True, None).image() == Image(
         "ghcr.io/k8snetworkplumbingwg/multus-cni", "v4.3.0-thick")
@@ -438,7 +438,7 @@ def test_describe_cluster_existing_selects_by_the_pools_own_labels() -> None:
 
 @pytest.fixture
 def registry() -> Iterator[None]:
-    """Restore the installed default (components.clouds.registry.PLUGINS) afterwards."""
+    """Restore the installed default (gpu_fabric.clouds.registry.PLUGINS) afterwards."""
     saved = list(plugins_module._installed)
     yield
     plugins_module._installed[:] = saved
@@ -459,7 +459,7 @@ def test_installed_without_any_says_how_to_install(
     with pytest.raises(LookupError) as err:
         installed()
     assert str(err.value) == (
-        "no cloud layers installed: `import components` installs the cloud registry; "
+        "no cloud layers installed: `import gpu_fabric` installs the cloud registry; "
         "or pass a LayerPlugins value"
     )
 

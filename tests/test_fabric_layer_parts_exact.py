@@ -1,4 +1,4 @@
-"""The cloud-agnostic parts of the fabric layer (components/fabric/parts.py), written out.
+"""The cloud-agnostic parts of the fabric layer (gpu_fabric/fabric/parts.py), written out.
 
 Each test builds the fabric descriptions of a small existing-cluster spec (no Pulumi,
 no cloud SDK), hands the builders add-ons switched on by hand and a stand-in for the
@@ -16,7 +16,7 @@ waits for. Sources of the expected values:
   ``gpu.nvidia.com`` + 2 NICs of class ``dranet`` with ``device.attributes["dra.net"].rdma
   == true``, constraint ``matchAttribute: resource.kubernetes.io/pcieRoot``) and line 93
   (pcieRoot is the alignment attribute).
-- DRANET: kubernetes-sigs/dranet v1.4.0 (components/versions.py DRANET)
+- DRANET: kubernetes-sigs/dranet v1.4.0 (components/gpu_fabric/versions.py DRANET)
   pkg/apis/attributes.go ``dra.net/ifName``, ``dra.net/rdma``; values.schema.json
   ``args.cloudProviderHint`` enum GCE, AZURE, OKE, AWS, ALIBABA, NONE
   (/work/shared/upstream/values/dranet/v1.4.0/values.schema.json lines 87-91).
@@ -33,17 +33,17 @@ waits for. Sources of the expected values:
   (resource.nvidia.com/v1beta1 ``spec.numNodes``, ``spec.channel.resourceClaimTemplate.name``:
   /work/shared/upstream/crds/resource.nvidia.com/resource.nvidia.com_computedomains.yaml
   lines 56-68).
-- PINS: components/versions.py (charts and images at their pinned versions) and the
+- PINS: components/gpu_fabric/versions.py (charts and images at their pinned versions) and the
   chart values the project computes, whose keys exist in the pinned charts' values.yaml
   (/work/shared/upstream/values/<chart>/<version>/values.yaml).
 - PROJECT: part names and release names are child-name prefixes, a compatibility
-  surface (components/fabric/model.py Part); those already deployed appear in
+  surface (components/gpu_fabric/fabric/model.py Part); those already deployed appear in
   tests/data/urns/ (``-fabric-nads-``, ``-fabric-multus-``, ``-fabric-dra-claims-``,
   ``-fabric-namespaces-``, ``-fabric-gpu-operator-gpu-operator``,
   ``-fabric-nvidia-device-plugin-nvidia-device-plugin``,
   ``-fabric-nvidia-dra-driver-nvidia-dra-driver-gpu``, ``-fabric-dranet-dranet``). Part
-  descriptions are what ``python -m components render`` prints (components/render.py);
-  the node-agent tolerations are components/fabric/taints.py's table (docs/api.md).
+  descriptions are what ``python -m gpu_fabric render`` prints (components/gpu_fabric/render.py);
+  the node-agent tolerations are components/gpu_fabric/fabric/taints.py's table (docs/api.md).
 """
 
 from __future__ import annotations
@@ -55,18 +55,18 @@ from typing import Any
 
 import pytest
 
-from components.errors import Problem, SpecError
-from components.fabric import parts
-from components.fabric.addons import ADDONS, ResolvedAddon, ResolvedAddons
-from components.fabric.description import (
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.fabric import parts
+from gpu_fabric.fabric.addons import ADDONS, ResolvedAddon, ResolvedAddons
+from gpu_fabric.fabric.description import (
     Attach,
     DevicePlugin,
     FabricDescription,
     describe_cluster,
 )
-from components.fabric.model import HelmRelease, Part
-from components.spec import ClusterSpec, load_spec
-from components.versions import Chart
+from gpu_fabric.fabric.model import HelmRelease, Part
+from gpu_fabric.spec import ClusterSpec, load_spec
+from gpu_fabric.versions import Chart
 from tests.fabric_helpers import existing, fabric_of
 from tests.specs import spec_dict
 from tests.support.literals import MANAGED, TOLERATIONS
@@ -366,7 +366,7 @@ def test_nads_only_for_device_plugin_attach_with_a_nad_type() -> None:
 def test_nads_wait_for_multus_or_else_the_network_operator(
     on: tuple[str, ...], namespaces: list[str], after: tuple[str, ...]
 ) -> None:
-    # PROJECT (components/fabric/layer.py): the NAD CRD comes from Multus, or from the
+    # PROJECT (components/gpu_fabric/fabric/layer.py): the NAD CRD comes from Multus, or from the
     # Network Operator's secondary network when Multus is not ours.
     spec = existing("digitalocean", DO_H200, fabric={"namespaces": namespaces})
     part = parts.nads_part(spec, _fabrics(spec), _addons(*on))
@@ -865,7 +865,7 @@ def test_rail_claims_on_a_one_gpu_two_nic_machine_with_another_nic_driver() -> N
 
 def test_gpu_only_claims_when_nics_come_from_a_device_plugin() -> None:
     # DOKS with fabric.mode dra: GPUs from DOKS's DRA driver, NICs stay rdma/fabricN +
-    # NADs (components/clouds/digitalocean/managed.py uses_gpu_dra). Even if the NIC
+    # NADs (components/gpu_fabric/clouds/digitalocean/managed.py uses_gpu_dra). Even if the NIC
     # names were DraNet's, a GPU-only claim has no rail template.
     spec = existing("digitalocean", DO_H200, fabric={"mode": "dra", "claim_gpu_counts": [1, 2]})
     do = fabric_of(spec)
@@ -1001,7 +1001,7 @@ def test_alignment_group_without_a_pairing_row(
 
 
 def test_alignment_group_from_the_pairing_table() -> None:
-    # components/catalog/pairing.py rows: A4 2 + 2 (GKE SEED), p5 1 + 4, p4d 2 + 1.
+    # components/gpu_fabric/catalog/pairing.py rows: A4 2 + 2 (GKE SEED), p5 1 + 4, p4d 2 + 1.
     assert parts._alignment_group(fabric_of(existing("gcp", A4))) == (2, 2)
     assert parts._alignment_group(fabric_of(existing("aws"))) == (1, 4)
     assert parts._alignment_group(fabric_of(existing("aws", "p4d.24xlarge"))) == (2, 1)

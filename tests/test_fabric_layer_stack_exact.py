@@ -1,7 +1,7 @@
 """FabricStack and the layer's Pulumi resources, asserted literally.
 
 A small hand-built layer goes through the real :class:`FabricStack` under the recording
-mock runtime (:func:`components.plan.runner.run_program`); ``build_layer`` is swapped for
+mock runtime (:func:`gpu_fabric.plan.runner.run_program`); ``build_layer`` is swapped for
 one that returns that layer, so no cluster is planned. Every child is checked for its
 type token, name, inputs (what the provider receives), parent, provider and
 ``depends_on``; the Helm releases for every field; the component for its
@@ -26,7 +26,7 @@ type token, name, inputs (what the provider receives), parent, provider and
   (pulumi/pulumi-kubernetes#2363); ``helm/v3/Release.py`` wire names (``repositoryOpts``,
   ``createNamespace``, ``cleanupOnFail``, ``maxHistory``) and the ``compat: "true"`` it
   adds itself.
-- PINS: components/versions.py KYVERNO (https repo, 3.6.1) and KUEUE (oci://, 0.14.4).
+- PINS: components/gpu_fabric/versions.py KYVERNO (https repo, 3.6.1) and KUEUE (oci://, 0.14.4).
 - PROJECT: the options resources.release_resource gives every release (written in the
   code only, since the first commit; no doc records them), the secret handling of issue 21
   (tests/test_secret_values.py, resources.secret_values docstring), the component type
@@ -46,17 +46,17 @@ import pytest
 import yaml
 from google.protobuf import json_format
 
-from components.fabric import resources
-from components.fabric import stack as stack_module
-from components.fabric.addons import ResolvedAddon, ResolvedAddons
-from components.fabric.layer import HelmRelease, Layer, Manifest, Part
-from components.fabric.resources import _snake, resource_name, typed_class
-from components.fabric.stack import FabricStack, FabricStackArgs
-from components.plan import runner
-from components.plan.model import PlannedResource, PlanResult
-from components.plan.monitor import RecordingMonitor
-from components.plan.values import plain
-from components.versions import Chart
+from gpu_fabric.fabric import resources
+from gpu_fabric.fabric import stack as stack_module
+from gpu_fabric.fabric.addons import ResolvedAddon, ResolvedAddons
+from gpu_fabric.fabric.layer import HelmRelease, Layer, Manifest, Part
+from gpu_fabric.fabric.resources import _snake, resource_name, typed_class
+from gpu_fabric.fabric.stack import FabricStack, FabricStackArgs
+from gpu_fabric.plan import runner
+from gpu_fabric.plan.model import PlannedResource, PlanResult
+from gpu_fabric.plan.monitor import RecordingMonitor
+from gpu_fabric.plan.values import plain
+from gpu_fabric.versions import Chart
 
 # -- pure: the typed class, its keyword names and the child name ---------------------
 
@@ -170,7 +170,7 @@ GUARD = {
     "spec": {"background": False, "rules": []},
 }
 KUEUE_NS = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "kueue-system"}}
-# UPSTREAM kueue: top-level value and description (values of components/platform/teams.py
+# UPSTREAM kueue: top-level value and description (values of components/gpu_fabric/platform/teams.py
 # PRIORITIES and platform/kueue.py workload_priority_classes).
 HIGH = {
     "apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "WorkloadPriorityClass",
@@ -201,7 +201,7 @@ KYVERNO = HelmRelease("kyverno", Chart("https://kyverno.github.io/kyverno", "kyv
                       "kyverno", {"admissionController": {"replicas": 3}}, user_values=True)
 KUEUE = HelmRelease("kueue", Chart("oci://registry.k8s.io/kueue/charts", "kueue", "0.14.4"),
                     "kueue-system", {"enablePrometheus": True})
-ADDON_PART = "network-operator-addon"  # components/clouds/oci/kubernetes.py addon_parts
+ADDON_PART = "network-operator-addon"  # components/gpu_fabric/clouds/oci/kubernetes.py addon_parts
 
 
 def _layer() -> Layer:

@@ -16,10 +16,10 @@ import json
 
 import pytest
 
-from components.catalog import Cloud, GpuVendor
-from components.errors import Problem, SpecError
-from components.fabric.derive import dra_api_version, dra_classes
-from components.fabric.injection import (
+from gpu_fabric.catalog import Cloud, GpuVendor
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.fabric.derive import dra_api_version, dra_classes
+from gpu_fabric.fabric.injection import (
     _claim_patch,
     _pool_choice_rule,
     fabric_namespaces,
@@ -27,9 +27,9 @@ from components.fabric.injection import (
     kyverno_values,
     system_namespaces,
 )
-from components.fabric.problems import refuse
-from components.fabric.taints import daemonset_tolerations, gpu_taint
-from components.fabric.workload import (
+from gpu_fabric.fabric.problems import refuse
+from gpu_fabric.fabric.taints import daemonset_tolerations, gpu_taint
+from gpu_fabric.fabric.workload import (
     FragmentError,
     PodFragment,
     _default_spec,
@@ -38,7 +38,7 @@ from components.fabric.workload import (
     pod_fragment,
     scaled_mebibytes,
 )
-from components.spec import load_spec
+from gpu_fabric.spec import load_spec
 from tests.fabric_helpers import existing, fabric_of
 from tests.specs import spec_dict
 
@@ -266,7 +266,7 @@ def test_fragment_for_passes_the_fabric_fields_and_the_cloud() -> None:
     assert fragment_for("BM.GPU.H100.8", 8).limits == {"nvidia.com/gpu": "8",
                                                        "nvidia.com/rdma-vf": "16"}
     # The cloud narrows the lookup: an AWS machine is not a GCP one.
-    from components.catalog import UnknownMachineError
+    from gpu_fabric.catalog import UnknownMachineError
 
     with pytest.raises(UnknownMachineError, match=r"'p5\.48xlarge' is not a GCP machine type"):
         fragment_for("p5.48xlarge", 8, cloud="gcp")
@@ -331,17 +331,17 @@ def test_dra_classes_managed_and_self_installed() -> None:
     assert (unnamed.nic_class, unnamed.nic_driver) == ("dranet", "dra.net")
 
 
-# The refusal text is the project's (components/fabric/derive.py); the class names are
+# The refusal text is the project's (components/gpu_fabric/fabric/derive.py); the class names are
 # upstream's: gpu.nvidia.com (NVIDIA/k8s-dra-driver-gpu DeviceClass) and gpu.amd.com
 # (ROCm/k8s-gpu-dra-driver deployments/helm/k8s-gpu-dra-driver/templates/deviceclass.yaml
-# at 4482249). "MI300X 192GB": components/catalog/gpus.py line 35, both machines' GPU.
+# at 4482249). "MI300X 192GB": components/gpu_fabric/catalog/gpus.py line 35, both machines' GPU.
 @pytest.mark.parametrize(("cloud", "machine", "kind", "valid"), [
     ("azure", "Standard_ND96isr_MI300X_v5", "AKS", "auto or device-plugin"),
     ("oci", "BM.GPU.MI300X.8", "OKE", "auto, device-plugin or host-network"),
 ])
 def test_gpu_dra_on_an_amd_pool_is_refused_with_the_valid_modes(cloud, machine, kind,
                                                                  valid) -> None:
-    from components.fabric.derive import refuse_amd_gpu_dra
+    from gpu_fabric.fabric.derive import refuse_amd_gpu_dra
 
     raw = spec_dict(cloud, fabric={"mode": "dra"})
     raw["node_pools"][0]["machine_type"] = machine
@@ -358,7 +358,7 @@ def test_gpu_dra_on_an_amd_pool_is_refused_with_the_valid_modes(cloud, machine, 
 
 
 def test_gpu_dra_on_an_nvidia_pool_is_not_refused() -> None:
-    from components.fabric.derive import refuse_amd_gpu_dra
+    from gpu_fabric.fabric.derive import refuse_amd_gpu_dra
 
     spec = existing("azure", "Standard_ND96isr_H100_v5", fabric={"mode": "dra"})
     assert refuse_amd_gpu_dra(spec, spec.node_pools[0], "AKS", "auto or device-plugin") is None
@@ -388,7 +388,7 @@ def test_gpu_taint_per_cloud(cloud, vendor, key, value) -> None:
 
 
 def test_daemonset_tolerations_list_every_key_once_then_the_blanket_pair() -> None:
-    from components.fabric.description import Toleration
+    from gpu_fabric.fabric.description import Toleration
 
     extra = (Toleration("dedicated", "Equal", "training", "NoSchedule"),
              Toleration("nvidia.com/gpu"))
@@ -456,7 +456,7 @@ def test_pool_choice_rule_written_out() -> None:
 
 
 def test_injection_part_written_out_for_two_created_pools() -> None:
-    from components.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons import resolve_addons
 
     spec = load_spec(_two_pools())
     fabrics = {"gpu": fabric_of(spec, "gpu"), "big": fabric_of(spec, "big")}
@@ -489,7 +489,7 @@ def test_injection_part_written_out_for_two_created_pools() -> None:
 
 
 def test_injection_part_user_values_and_existing_clusters() -> None:
-    from components.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons import resolve_addons
 
     spec = load_spec(_two_pools(existing={"kubeconfig": {"path": "/x"}},
                                 addons={"kyverno": {"values": {"x": {"y": 1}}}}))
@@ -504,7 +504,7 @@ def test_injection_part_user_values_and_existing_clusters() -> None:
 
 
 def test_one_pool_has_no_pool_conditions() -> None:
-    from components.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons import resolve_addons
 
     spec = existing("aws", "p5.48xlarge")
     fabrics = {"gpu": fabric_of(spec)}
@@ -528,7 +528,7 @@ def test_fabric_namespaces_add_the_teams_that_may_use_the_pool() -> None:
 
 
 def test_system_namespaces_are_the_clusters_and_the_addons() -> None:
-    # The three kube-* namespaces, then the add-on namespaces of components/fabric/addons.py.
+    # The three kube-* namespaces, then the add-on namespaces of gpu_fabric/fabric/addons.py.
     assert system_namespaces() == [
         "gpu-operator", "jobset-system", "kube-node-lease", "kube-public", "kube-system",
         "kueue-system", "kyverno", "monitoring", "mpi-operator", "network-operator",
@@ -555,7 +555,7 @@ _EXCLUDE = {"any": [{"resources": {"annotations": {"gpufabric.dev/inject": "fals
 
 
 def _p5_policies() -> dict:
-    from components.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons import resolve_addons
 
     spec = existing("aws", "p5.48xlarge")
     fabrics = {"gpu": fabric_of(spec)}
@@ -602,7 +602,7 @@ def test_p5_mutate_policy_two_gpu_rules_written_out() -> None:
                          "emptyDir": {"medium": "Memory", "sizeLimit": "64Gi"}}],
         }}}}
     # awsome-distributed-training nccl-tests.yaml: 5120Mi hugepages and 32000Mi memory per
-    # 8 GPUs (components/clouds/aws/fabric.py), a quarter for 2 GPUs; 4 EFA per GPU (p5).
+    # 8 GPUs (components/gpu_fabric/clouds/aws/fabric.py), a quarter for 2 GPUs; 4 EFA per GPU (p5).
     assert rules["fabric-2-gpu-container"] == {"name": "fabric-2-gpu-container", **base,
                                                "mutate": {"foreach": [{
         "list": "request.object.spec.containers",
@@ -617,7 +617,7 @@ def test_p5_mutate_policy_two_gpu_rules_written_out() -> None:
                 "requests": {"+(memory)": "8000Mi", "nvidia.com/gpu": "2",
                              "vpc.amazonaws.com/efa": "8", "hugepages-2Mi": "1280Mi"},
             },
-            # components/catalog/aws.py: FI_PROVIDER, NCCL_SOCKET_IFNAME; NCCL_NET pinned.
+            # gpu_fabric/catalog/aws.py: FI_PROVIDER, NCCL_SOCKET_IFNAME; NCCL_NET pinned.
             "env": [{"name": "FI_PROVIDER", "value": "efa"},
                     {"name": "NCCL_SOCKET_IFNAME", "value": "^lo,docker,veth"},
                     {"name": "NCCL_NET", "value": "AWS Libfabric"}],
@@ -662,7 +662,7 @@ def test_p5_guard_policy_written_out() -> None:
 
 
 def test_scoped_guard_names_the_namespaces_and_the_refused_counts() -> None:
-    from components.fabric.injection import guard_policy, refusals
+    from gpu_fabric.fabric.injection import guard_policy, refusals
 
     spec = existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self",
                                                      "claim_gpu_counts": [2, 8],
@@ -702,7 +702,7 @@ def test_scoped_guard_names_the_namespaces_and_the_refused_counts() -> None:
         },
     }
     # The mutate policy of a scoped pool excludes only opted-out pods and names them.
-    from components.fabric.injection import mutate_policy
+    from gpu_fabric.fabric.injection import mutate_policy
 
     mutate = mutate_policy(spec, fabric, False)
     assert mutate["metadata"]["annotations"]["policies.kyverno.io/description"] == (
@@ -742,7 +742,7 @@ def _doks_scoped():
 
 
 def test_doks_scoped_mutate_policy_written_out() -> None:
-    from components.fabric.injection import mutate_policy
+    from gpu_fabric.fabric.injection import mutate_policy
 
     spec, fabric = _doks_scoped()
     policy = mutate_policy(spec, fabric, False)
@@ -784,7 +784,7 @@ def test_doks_scoped_mutate_policy_written_out() -> None:
 
 
 def test_doks_scoped_guard_rules_match_the_scope_only() -> None:
-    from components.fabric.injection import guard_policy
+    from gpu_fabric.fabric.injection import guard_policy
 
     spec, fabric = _doks_scoped()
     rules = {r["name"]: r for r in guard_policy(spec, fabric, False)["spec"]["rules"]}
@@ -814,7 +814,7 @@ def test_doks_scoped_guard_rules_match_the_scope_only() -> None:
 def test_refusals_give_one_sentence_per_reason() -> None:
     from dataclasses import replace
 
-    from components.fabric.injection import refusals
+    from gpu_fabric.fabric.injection import refusals
 
     # a4 DRA with templates for 2 and 8 GPUs, narrowed by a describer to 8-GPU pods: 2 GPUs
     # has a template but is refused for the describer's reason, the others for the
@@ -839,7 +839,7 @@ _ALIGNED = "DRA claim: GPUs and NICs on the same PCIe root"
 
 
 def _shape(fabric, gpus, claims=None):
-    from components.fabric.shapes import pod_shape
+    from gpu_fabric.fabric.shapes import pod_shape
 
     s = pod_shape(fabric, gpus, claims)
     return (s.pool, s.gpus, s.handout.value, s.nics, s.aligned, s.note, s.refusal, s.served)
@@ -875,7 +875,7 @@ def test_shared_hcas_and_host_network_give_every_nic() -> None:
 def test_dra_claims_are_aligned_or_say_they_share_a_root() -> None:
     from dataclasses import replace
 
-    from components.catalog import get_machine
+    from gpu_fabric.catalog import get_machine
 
     a4 = fabric_of(existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"}))
     assert _shape(a4, 2) == ("gpu", 2, "claimed", 2, True, _ALIGNED, None, True)
@@ -892,7 +892,7 @@ def test_dra_claims_are_aligned_or_say_they_share_a_root() -> None:
 def test_refusals_written_out() -> None:
     from dataclasses import replace
 
-    from components.fabric.shapes import pod_shapes, served_counts
+    from gpu_fabric.fabric.shapes import pod_shapes, served_counts
 
     a4 = fabric_of(existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"}))
     refused = ("gpu", 3, "claimed", 0, False, "",
@@ -921,14 +921,14 @@ def test_refusals_written_out() -> None:
     assert declared.startswith("pool gpu (gpu-h200x8-1128gb-fabric-contracted) gives the "
                                "fabric only to pods with 8 GPUs: DOKS fabric NICs are moved")
     # A machine without a scale-out fabric.
-    from components.catalog import get_machine
+    from gpu_fabric.catalog import get_machine
 
     plain = replace(doks, machine=get_machine("gpu-h200x8-1128gb"))
     assert _shape(plain, 8)[6] == "gpu-h200x8-1128gb has no scale-out fabric"
 
 
 def test_nic_handout_per_attachment() -> None:
-    from components.fabric.shapes import nic_handout
+    from gpu_fabric.fabric.shapes import nic_handout
 
     cases = {
         ("gcp", "a4-highgpu-8g", "dra"): "claimed",
@@ -953,7 +953,7 @@ _SHM_MOUNT = {"name": "shared-memory", "mountPath": "/dev/shm"}
 def test_doks_full_node_fragment_written_out() -> None:
     # shared/seeds/digitalocean-doks-multinode-gpu.md: rdma/fabric0..7: 1 each (lines
     # 45-55), the networks annotation roce-net-fabricN@fabricN (lines 120-128);
-    # NCCL env from DO-Solutions/slinky-on-doks (components/catalog/digitalocean.py).
+    # NCCL env from DO-Solutions/slinky-on-doks (components/gpu_fabric/catalog/digitalocean.py).
     fabric = fabric_of(existing("digitalocean", "gpu-h200x8-1128gb-fabric-contracted"))
     rails = {f"rdma/fabric{i}": "1" for i in range(8)}
     assert pod_fragment(fabric, 8).to_dict() == {
@@ -1109,7 +1109,7 @@ def test_non_strict_fragment_reads_per_gpu_amounts_of_a_refused_count() -> None:
 
 
 def test_one_created_pool_gets_no_pool_choice_rule() -> None:
-    from components.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons import resolve_addons
 
     spec = load_spec(spec_dict("aws"))  # a cluster this library creates, one GPU pool
     fabrics = {"gpu": fabric_of(spec)}
@@ -1123,8 +1123,8 @@ def test_one_created_pool_gets_no_pool_choice_rule() -> None:
 def test_rail_sets_need_a_pairing_and_a_count_that_splits_the_node() -> None:
     from dataclasses import replace
 
-    from components.catalog import get_machine
-    from components.fabric.naming import rail_sets
+    from gpu_fabric.catalog import get_machine
+    from gpu_fabric.fabric.naming import rail_sets
 
     a4 = fabric_of(existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"}))
     # a4: one NIC per GPU (gke-nvidia-dra-dranet.md gpu0rdma0..gpu7rdma0).
@@ -1136,9 +1136,9 @@ def test_rail_sets_need_a_pairing_and_a_count_that_splits_the_node() -> None:
 
 # -- derive: labels, taints, MTU of a pool ---------------------------------------
 def test_pool_labels_and_taints_written_out() -> None:
-    from components.catalog import get_machine
-    from components.fabric.derive import fabric_mtu, pool_labels, pool_taints
-    from components.fabric.description import Taint
+    from gpu_fabric.catalog import get_machine
+    from gpu_fabric.fabric.derive import fabric_mtu, pool_labels, pool_taints
+    from gpu_fabric.fabric.description import Taint
 
     raw = spec_dict("aws")
     raw["node_pools"][0].update(labels={"team": "vision"}, gpu_taint=False,
@@ -1171,7 +1171,7 @@ def test_pool_labels_and_taints_written_out() -> None:
 def test_claim_template_names_without_dra_and_with_several_gpu_counts() -> None:
     from dataclasses import replace
 
-    from components.fabric.naming import claim_template_name
+    from gpu_fabric.fabric.naming import claim_template_name
 
     p5 = fabric_of(existing("aws", "p5.48xlarge"))
     assert claim_template_name(p5, 2) == "2-gpu"

@@ -1,13 +1,13 @@
 """The shared manifest builders written out: every object literal, every keyword branch.
 
 Added for mutation testing (docs/mutation.md, ``scripts/mutation.py fabric-manifests``):
-``components/fabric/manifests/common.py`` and ``values.py`` were only reached through
+``components/gpu_fabric/fabric/manifests/common.py`` and ``values.py`` were only reached through
 whole fabrics, whose tests check a field here and there, so most wrong versions of
 these builders passed. Pure calls only (no Pulumi run). Where each expected value
 comes from:
 
 * object shapes: the Kubernetes API at the version the project pins
-  (components/versions.py ``KUBECTL`` v1.34.1, ``OKE_KUBERNETES_VERSIONS`` up to 1.34;
+  (components/gpu_fabric/versions.py ``KUBECTL`` v1.34.1, ``OKE_KUBERNETES_VERSIONS`` up to 1.34;
   the manifests are also validated against the 1.34 schemas in
   tests/test_manifests_valid.py):
   - rbac.authorization.k8s.io/v1 (k8s.io/api rbac/v1/types.go, kubernetes/api at
@@ -42,7 +42,7 @@ comes from:
   container, RollingUpdate; the rdma-shared-shaped one: the rdma-shared-dev-plugin
   daemonset.yaml above (hostNetwork, the device-plugins / plugins_registry / config /
   /dev volumes);
-* tolerations: components/fabric/taints.py (``GPU_TAINT_KEYS`` with operator Exists,
+* tolerations: components/gpu_fabric/fabric/taints.py (``GPU_TAINT_KEYS`` with operator Exists,
   ``CriticalAddonsOnly``, then the blanket NoSchedule / NoExecute pair that upstream
   Multus also carries) and docs/policy.md ``fabric-daemonsets-tolerate-gpu-taints``;
 * project labels: ``app.kubernetes.io/managed-by: gpu-fabric`` (docs/policy.md, the label
@@ -57,8 +57,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from components.fabric.description import Toleration
-from components.fabric.manifests.common import (
+from gpu_fabric.fabric.description import Toleration
+from gpu_fabric.fabric.manifests.common import (
     cluster_role,
     cluster_role_binding,
     config_map,
@@ -74,7 +74,7 @@ from components.fabric.manifests.common import (
     rule,
     service_account,
 )
-from components.fabric.manifests.values import deep_merge
+from gpu_fabric.fabric.manifests.values import deep_merge
 from tests.support.literals import TOLERATIONS
 
 

@@ -5,7 +5,7 @@ the other tests reach ``rdma_shared.manifests`` / ``sriov.manifests`` only throu
 whole Pulumi plans, and check a field here and there. Each builder is called directly
 here and its whole output compared with a value written out literally.
 
-Sources (pins in components/versions.py: plugin images v1.5.3 and v3.9.0):
+Sources (pins in components/gpu_fabric/versions.py: plugin images v1.5.3 and v3.9.0):
 
 - RDMA: Mellanox/k8s-rdma-shared-dev-plugin tag v1.5.3 (commit 948098b7540b):
   ``deployment/k8s/base/configmap.yaml`` (ConfigMap ``rdma-devices`` in kube-system, key
@@ -36,9 +36,9 @@ Sources (pins in components/versions.py: plugin images v1.5.3 and v3.9.0):
 - DO seed (../shared/seeds/digitalocean-doks-multinode-gpu.md lines 45-62): pods
   request ``rdma/fabric0`` .. ``rdma/fabric7``.
 - Project-defined (no upstream value): the object names' labels (``meta`` in
-  components/fabric/manifests/common.py, ``app.kubernetes.io/managed-by: gpu-fabric``, the
+  gpu_fabric/fabric/manifests/common.py, ``app.kubernetes.io/managed-by: gpu-fabric``, the
   label docs/policy.md's ``fabric-daemonsets-tolerate-gpu-taints`` keys on), the
-  tolerations (components/fabric/taints.py: every GPU taint key of docs/policy.md with
+  tolerations (components/gpu_fabric/fabric/taints.py: every GPU taint key of docs/policy.md with
   ``operator: Exists``, CriticalAddonsOnly, then any NoSchedule / NoExecute), the rolling
   update of one node at a time (docs/clouds/azure.md: "maxUnavailable 1"), the
   ServiceAccounts with no token (the plugins talk to the kubelet only), the container
@@ -51,20 +51,20 @@ from typing import Any
 
 import pytest
 
-from components.errors import Problem, SpecError
-from components.fabric.manifests import rdma_shared, sriov
-from components.fabric.manifests.rdma_shared import SharedResource
-from components.fabric.manifests.sriov import VfResource
-from components.versions import Image
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.fabric.manifests import rdma_shared, sriov
+from gpu_fabric.fabric.manifests.rdma_shared import SharedResource
+from gpu_fabric.fabric.manifests.sriov import VfResource
+from gpu_fabric.versions import Image
 from tests.fabric_helpers import existing, layer_of
 from tests.support.literals import TOLERATIONS
 
-# The pinned images (components/versions.py, docs/images.md lines 38-39), written out.
+# The pinned images (components/gpu_fabric/versions.py, docs/images.md lines 38-39), written out.
 RDMA_IMAGE = Image("ghcr.io/mellanox/k8s-rdma-shared-dev-plugin", "v1.5.3")
 SRIOV_IMAGE = Image("ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin", "v3.9.0")
 
 
-# A pool's labels (components/fabric/description.py POOL_LABEL / FABRIC_LABEL).
+# A pool's labels (components/gpu_fabric/fabric/description.py POOL_LABEL / FABRIC_LABEL).
 POOL_SELECTOR = {"gpufabric.dev/pool": "gpu", "gpufabric.dev/fabric": "roce"}
 
 

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.fabric.manifests import multus, nads
-from components.versions import Image
+from gpu_fabric.fabric.manifests import multus, nads
+from gpu_fabric.versions import Image
 from tests.support.literals import MANAGED, TOLERATIONS
 
 # Any image works: the builders only print its reference.

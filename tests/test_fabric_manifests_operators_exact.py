@@ -5,7 +5,7 @@ Added for mutation testing (docs/mutation.md, ``scripts/mutation.py fabric-manif
 the older tests reached these builders through whole plans and checked a few keys, so
 wrong versions of them passed. Each builder is called directly here, once per option
 path, and its whole output compared with an object written out below. Sources (pins in
-components/versions.py; copies with provenance in tests/data/upstream/sources.json):
+components/gpu_fabric/versions.py; copies with provenance in tests/data/upstream/sources.json):
 
 * Mellanox/network-operator v26.4.1 (NETWORK_OPERATOR, commit 85afd6d9):
   example/crs/mellanox.com_v1alpha1_nicclusterpolicy_cr-full.yaml (image names
@@ -45,11 +45,11 @@ components/versions.py; copies with provenance in tests/data/upstream/sources.js
 * shared/seeds/gke-nvidia-dra-dranet.md lines 280-287 (the ``dranet`` DeviceClass) and
   293-314 (``2-gpu-nic-aligned``: 2 GPUs + 2 NICs on one pcieRoot).
 * Project-defined values: the label ``app.kubernetes.io/managed-by: gpu-fabric``
-  (docs/policy.md, components/fabric/manifests/common.py MANAGED_BY), the node-agent
-  tolerations (components/fabric/taints.py daemonset_tolerations docstring: every GPU
+  (docs/policy.md, components/gpu_fabric/fabric/manifests/common.py MANAGED_BY), the node-agent
+  tolerations (components/gpu_fabric/fabric/taints.py daemonset_tolerations docstring: every GPU
   taint key of every cloud with operator Exists, CriticalAddonsOnly, then any
   NoSchedule / NoExecute taint), the ComputeDomain channel template name
-  ``<domain>-channel`` (components/fabric/naming.py) and the request / constraint
+  ``<domain>-channel`` (components/gpu_fabric/fabric/naming.py) and the request / constraint
   names of aligned_claim_spec (its docstring).
 """
 
@@ -59,11 +59,11 @@ from typing import Any
 
 import pytest
 
-from components import versions
-from components.catalog import Cloud
-from components.fabric.manifests import dra, dra_driver, dranet, gpu_operator, network_operator
-from components.fabric.manifests.rdma_shared import SharedResource
-from components.fabric.manifests.sriov import VfResource
+from gpu_fabric import versions
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.fabric.manifests import dra, dra_driver, dranet, gpu_operator, network_operator
+from gpu_fabric.fabric.manifests.rdma_shared import SharedResource
+from gpu_fabric.fabric.manifests.sriov import VfResource
 from tests.support.helm_values import check_values
 from tests.support.literals import TOLERATIONS
 

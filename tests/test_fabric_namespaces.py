@@ -3,8 +3,8 @@ GB200 pods on DRA join their pool's ComputeDomain."""
 
 from __future__ import annotations
 
-from components.fabric.workload import pod_fragment
-from components.spec import load_spec
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.spec import load_spec
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.specs import spec_dict
 

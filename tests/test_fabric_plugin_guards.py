@@ -28,12 +28,12 @@ import re
 
 import pytest
 
-from components.catalog import MACHINES
-from components.errors import Problem, SpecError
-from components.fabric.description import FabricDescription, describe_cluster
-from components.fabric.layer import build_layer
-from components.fabric.plugin_guards import RDMA_SHARED_NAME, SRIOV_NAME
-from components.spec import ClusterSpec
+from gpu_fabric.catalog import MACHINES
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.fabric.description import FabricDescription, describe_cluster
+from gpu_fabric.fabric.layer import build_layer
+from gpu_fabric.fabric.plugin_guards import RDMA_SHARED_NAME, SRIOV_NAME
+from gpu_fabric.spec import ClusterSpec
 from tests.fabric_helpers import existing, layer_of
 
 # The upstream patterns, copied literally from the files cited above.
@@ -57,14 +57,14 @@ def test_every_catalog_interface_name_fits_the_rdma_shared_plugin() -> None:
     pattern = re.compile(UPSTREAM_RDMA_SHARED)
     bad = [(m.name, n) for m in MACHINES for n in m.nic_names if not pattern.match(n)]
     assert bad == []
-    # 216 interface names over 43 machines (components/catalog, 2026-11-25): the check
+    # 216 interface names over 43 machines (components/gpu_fabric/catalog, 2026-11-25): the check
     # above ran over the whole catalog, not an empty one.
     assert (len(MACHINES), sum(len(m.nic_names) for m in MACHINES)) == (43, 216)
 
 
 def test_the_cloud_resource_names_fit_their_plugins() -> None:
-    from components.clouds.azure.fabric import SHARED_RESOURCE, SRIOV_RESOURCE
-    from components.clouds.oci.fabric import VF_RESOURCE
+    from gpu_fabric.clouds.azure.fabric import SHARED_RESOURCE, SRIOV_RESOURCE
+    from gpu_fabric.clouds.oci.fabric import VF_RESOURCE
 
     assert (SHARED_RESOURCE, SRIOV_RESOURCE, VF_RESOURCE) == (
         "rdma/hca_shared_devices_a", "rdma/ib", "nvidia.com/rdma-vf")

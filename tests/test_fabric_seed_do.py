@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from components.fabric.workload import pod_fragment
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 
 H200 = "gpu-h200x8-1128gb-fabric-contracted"

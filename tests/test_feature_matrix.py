@@ -2,7 +2,7 @@
 
 Features (tests/feature_matrix.py): teams (Kueue), MIG where the GPU has it,
 Prometheus, NCCL acceptance, DRA, existing-cluster mode. Each one alone is
-validated the way ``python -m components validate`` does and rendered; a
+validated the way ``python -m gpu_fabric validate`` does and rendered; a
 combination that cannot work must be refused there (exit 1, a message naming the
 field), never crash later (exit 3). The variant with every supported feature on
 is planned (own cluster and existing cluster) and its URNs are pinned under
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from components.cli import main
-from components.errors import SpecError
-from components.plan import run_spec
-from components.plan import urns as urnfile
-from components.render import dump, layer_for
-from components.spec import ClusterSpec
+from gpu_fabric.cli import main
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan import run_spec
+from gpu_fabric.plan import urns as urnfile
+from gpu_fabric.render import dump, layer_for
+from gpu_fabric.spec import ClusterSpec
 from tests import feature_matrix as fm
 
 SINGLE = [(stack, feature) for stack in fm.available_stacks() for feature in fm.applicable(stack)]
@@ -30,7 +30,7 @@ SINGLE = [(stack, feature) for stack in fm.available_stacks() for feature in fm.
 # What each stack accepts, written out (not derived): the refusals are rules with
 # their reasons in the validation message.
 # - mig without the GPU Operator (GKE, EKS, DOKS run none by default): nothing reads the
-#   nvidia.com/mig.config label (components.platform.check_mig).
+#   nvidia.com/mig.config label (gpu_fabric.platform.check_mig).
 # - do-h200 / do-mi300x dra: DOKS's managed GPU device plugin and the DRA driver exclude
 #   each other (digitalocean.components.gpu_device_plugin).
 # - do-mi300x acceptance: nccl-tests needs NVIDIA GPUs (rccl-tests not supported yet).

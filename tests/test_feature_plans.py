@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.plan.model import PlanResult
+from gpu_fabric.plan.model import PlanResult
 from tests.specs import CLOUDS, spec_dict
 
 TEAM = {"name": "vision", "group": "vision-eng", "gpus": 16, "priority": "high"}
@@ -52,8 +52,8 @@ def test_fabric_settings_that_did_nothing_are_refused_not_ignored(key: str) -> N
     KEP-5004, behind a gate managed control planes do not open; nothing set it) and
     ``fabric.ipam`` (never read: each cloud's NAD type fixes its IPAM) were removed:
     writing them is an error naming the key, never a silent no-op."""
-    from components.errors import SpecError
-    from components.spec import load_spec
+    from gpu_fabric.errors import SpecError
+    from gpu_fabric.spec import load_spec
 
     raw = spec_dict("gcp", fabric={key: "auto" if key == "ipam" else True})
     with pytest.raises(SpecError) as err:
@@ -83,9 +83,9 @@ def test_kueue_quota_is_on_what_a_dra_job_requests() -> None:
     """A Job on a DRA pool asks for nvidia.com/gpu in its template (Kyverno turns pods,
     not Jobs, into claims): the ClusterQueue must cover that resource or Kueue never
     admits the Job; the namespace ResourceQuota counts the claims' devices."""
-    from components.fabric.description import describe_cluster
-    from components.fabric.layer import build_layer
-    from components.spec import load_spec
+    from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.fabric.layer import build_layer
+    from gpu_fabric.spec import load_spec
 
     spec = load_spec(spec_dict("gcp", fabric={"mode": "dra"}, tenancy={"teams": [TEAM]}))
     layer = build_layer(spec, describe_cluster(spec))

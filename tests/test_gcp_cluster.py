@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from components.catalog import Cloud, FabricKind, machines
-from components.errors import SpecError
-from components.plan.values import SECRET
+from gpu_fabric.catalog import Cloud, FabricKind, machines
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.values import SECRET
 from tests.specs import spec_dict, with_pool
 
 NETWORK = "gcp:compute/network:Network"
@@ -104,7 +104,7 @@ def test_firewalls_only_allow_fabric_ranges(stack_plan) -> None:
 def test_kubeconfig_uses_the_gke_auth_plugin() -> None:
     import yaml
 
-    from components.clouds.gcp.kubeconfig import kubeconfig
+    from gpu_fabric.clouds.gcp.kubeconfig import kubeconfig
 
     doc = yaml.safe_load(kubeconfig("ctx", "203.0.113.1", "Q0E="))
     assert doc["clusters"][0]["cluster"]["server"] == "https://203.0.113.1"
@@ -225,7 +225,7 @@ def test_existing_networks_are_referenced_not_created(spec_plan) -> None:
     ],
 )
 def test_invalid_input_is_refused_before_any_resource(data, path, spec_plan) -> None:
-    from components.plan import run_spec
+    from gpu_fabric.plan import run_spec
 
     with pytest.raises(SpecError) as info:
         run_spec(data)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.errors import SpecError
-from components.plan.diff import IGNORED_INPUTS, diff_plans
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.diff import IGNORED_INPUTS, diff_plans
 from tests.conftest import all_stacks
 from tests.specs import spec_dict
 
@@ -110,7 +110,7 @@ def test_maintenance_exclusion_until_end_of_support(spec_plan) -> None:
     ],
 )
 def test_bad_maintenance_exclusions_are_refused(gcp, path) -> None:
-    from components.plan import run_spec
+    from gpu_fabric.plan import run_spec
 
     data = _regular(**gcp)
     if gcp.get("release_channel") == "UNSPECIFIED":

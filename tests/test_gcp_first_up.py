@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from components.clouds.gcp.egress import image_route, registry_host
-from components.errors import SpecError
+from gpu_fabric.clouds.gcp.egress import image_route, registry_host
+from gpu_fabric.errors import SpecError
 from tests.specs import spec_dict, with_pool
 
 ROUTER = "gcp:compute/router:Router"
@@ -180,7 +180,7 @@ def test_device_plugin_pools_keep_gke_installed_driver(stack_plan) -> None:
     ],
 )
 def test_dra_driver_conflicts_are_refused(data, path, words) -> None:
-    from components.plan import run_spec
+    from gpu_fabric.plan import run_spec
 
     with pytest.raises(SpecError) as info:
         run_spec(data)

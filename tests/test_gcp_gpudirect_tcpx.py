@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 import yaml
 
-from components import versions
-from components.clouds.gcp.kubernetes import INSTALLER_PART, NRI_PART
-from components.fabric.workload import pod_fragment
+from gpu_fabric import versions
+from gpu_fabric.clouds.gcp.kubernetes import INSTALLER_PART, NRI_PART
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.support.manifests import validate, validate_all
 
@@ -172,7 +172,7 @@ def _installer_pod(machine: str, name: str) -> dict[str, Any]:
 def test_the_tcpxo_installer_prepares_the_aperture_devices_pods_mount_first() -> None:
     import subprocess
 
-    from components.clouds.gcp.rxdm import APERTURE_PCI_ID
+    from gpu_fabric.clouds.gcp.rxdm import APERTURE_PCI_ID
 
     pod = _installer_pod("a3-megagpu-8g", "nccl-tcpxo-installer")
     setup, install = pod["initContainers"]

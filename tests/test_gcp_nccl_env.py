@@ -2,7 +2,7 @@
 
 * TCPXO: container-engine-accelerators gpudirect-tcpxo/README.md (commit
   992db81257553607f1477945f1b3219632991829), release "Jan 9, 2026" = installer
-  nccl-plugin-gpudirecttcpx-dev:v1.0.15 (components/versions.py), "NCCL configs"; paths
+  nccl-plugin-gpudirecttcpx-dev:v1.0.15 (components/gpu_fabric/versions.py), "NCCL configs"; paths
   under /usr/local/tcpxo/lib64 replaced by the workload's library dir
   /usr/local/nvidia/lib64 as that README instructs.
 * gIB: cluster-toolkit (commit 1047080375afbb44da4b596be314634e7486af4a)
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.errors import SpecError
-from components.fabric.workload import pod_fragment
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of
 
 TCPXO_V1_0_15 = {
@@ -84,8 +84,8 @@ def test_gib_pods_get_set_nccl_env_tuning(machine, tuner) -> None:
 
 
 def test_gib_acceptance_gets_the_tuning_too() -> None:
-    from components.fabric.description import describe_cluster
-    from components.nccl.manifests import acceptance_manifests, plan_acceptance
+    from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.nccl.manifests import acceptance_manifests, plan_acceptance
 
     spec = existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"},
                     acceptance={"enabled": True})
@@ -98,7 +98,7 @@ def test_gib_acceptance_gets_the_tuning_too() -> None:
 
 
 def test_an_installer_version_without_a_table_is_refused() -> None:
-    from components.fabric.description import describe_cluster
+    from gpu_fabric.fabric.description import describe_cluster
 
     spec = existing("gcp", "a3-megagpu-8g", addons={"nccl_installer": {"version": "v9.9.9"}})
     with pytest.raises(SpecError) as info:

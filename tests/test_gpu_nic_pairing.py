@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.catalog import (
+from gpu_fabric.catalog import (
     AZURE_TOPOLOGIES,
     MACHINES,
     get_machine,

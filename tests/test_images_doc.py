@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from components import versions
-from components.images_doc import render
-from components.versions import Image
+from gpu_fabric import versions
+from gpu_fabric.images_doc import render
+from gpu_fabric.versions import Image
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "images.md"
 
 
 def test_committed_images_doc_is_current() -> None:
     assert DOC.read_text() == render(), (
-        "docs/images.md is stale: python -m components.images_doc > docs/images.md")
+        "docs/images.md is stale: python -m gpu_fabric.images_doc > docs/images.md")
 
 
 def test_every_image_is_listed_with_its_digest() -> None:

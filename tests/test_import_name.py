@@ -1,97 +1,213 @@
-"""The installed library is ``gpu_fabric``: a team's own ``components`` cannot shadow it.
+"""One import name, ``gpu_fabric``: the wheel ships the tested files, a team's own
+``components`` package cannot shadow it, and the installed CLI works from a team repo.
 
-setup.py builds the wheel from components/ renamed to gpu_fabric. These tests
-run the same renaming (setup.rename_tree, what the build calls per file) into a
-temporary folder and use that copy from a "team repository" that has its own
-``components`` package first on sys.path, as a Pulumi project often does.
+The wheel is built here for real (``pip wheel --no-build-isolation`` with the
+pinned setuptools of ``[build-system]``) and installed with ``pip install
+--target`` (what an install of a pure wheel does), then used from a "team
+repository" that is a git repo with its own ``components`` package and its own
+stacks, as a Pulumi project often is (issue 28).
 """
 
 from __future__ import annotations
 
-import io
 import os
-import runpy
 import subprocess
 import sys
-import tokenize
+import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SETUP = runpy.run_path(str(ROOT / "setup.py"), run_name="gpu_fabric_setup")
+PACKAGE = ROOT / "components" / "gpu_fabric"
+SHIPPED_SUFFIXES = {".py", ".typed", ".json", ".yaml", ".xml"}
+
+STACK = """config:
+  gpu-fabric:cluster:
+    name: {name}
+    cloud: digitalocean
+    location: {{region: nyc2}}
+    api_access: {{authorized_cidrs: [203.0.113.0/24]}}
+    node_pools:
+      - {{name: g, machine_type: gpu-h200x8-1128gb-fabric-contracted, node_count: {nodes}}}
+"""
 
 
-def test_rename_touches_names_and_module_strings_only() -> None:
-    src = (
-        'import components as gf\n'
-        'from components.cli import main  # components\n'
-        'X = {"a": "components.clouds.gcp.cluster:GcpGpuCluster"}\n'
-        'm = f"components.cli.{name}"\n'
-        '"""Pulumi components for GPU clusters."""\n'
+def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    out = subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=300
     )
-    assert SETUP["rename"](src) == (
-        'import gpu_fabric as gf\n'
-        'from gpu_fabric.cli import main  # components\n'
-        'X = {"a": "gpu_fabric.clouds.gcp.cluster:GcpGpuCluster"}\n'
-        'm = f"gpu_fabric.cli.{name}"\n'
-        '"""Pulumi components for GPU clusters."""\n'
-    )
+    assert out.returncode == 0, f"{args}: {out.stdout}\n{out.stderr}"
+    return out.stdout
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = tmp_path_factory.mktemp("site")
-    SETUP["rename_tree"](ROOT / "components", site / "gpu_fabric")
-    return site
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dist = tmp_path_factory.mktemp("dist")
+    build = tmp_path_factory.mktemp("build")
+    # A copy of the packaged tree, so the build writes no egg-info into the checkout.
+    for name in ("pyproject.toml", "README.md"):
+        (build / name).write_bytes((ROOT / name).read_bytes())
+    for path in PACKAGE.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            out = build / path.relative_to(ROOT)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(path.read_bytes())
+    _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "--no-index", "-q", "-w", str(dist), str(build)],
+        build,
+    )
+    (built,) = dist.glob("gpu_fabric-*.whl")
+    return built
 
 
-def test_renamed_tree_has_no_components_import(built: Path) -> None:
-    for path in (built / "gpu_fabric").rglob("*.py"):
-        text = path.read_text()
-        names = [
-            t.string for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type == tokenize.NAME
-        ]
-        assert "components" not in names, path
-        compile(text, str(path), "exec")
+@pytest.fixture(scope="module")
+def site(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("site")
+    _run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q",
+         "--target", str(target), str(wheel)],
+        target,
+    )
+    return target
 
 
-def test_team_components_package_does_not_shadow_the_library(
-    built: Path, tmp_path: Path
+def _source_files() -> dict[str, bytes]:
+    return {
+        "gpu_fabric/" + path.relative_to(PACKAGE).as_posix(): path.read_bytes()
+        for path in PACKAGE.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+        and path.suffix in SHIPPED_SUFFIXES
+    }
+
+
+def test_the_wheel_ships_the_source_files_byte_for_byte(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {
+            name: archive.read(name) for name in archive.namelist()
+            if not name.split("/")[0].endswith(".dist-info")
+        }
+    source = _source_files()
+    assert sorted(shipped) == sorted(source)
+    different = [name for name in source if shipped[name] != source[name]]
+    assert different == []
+    assert "gpu_fabric/nccl/crds/kubeflow.org_mpijobs.yaml" in shipped
+    assert "gpu_fabric/py.typed" in shipped
+
+
+def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"gpu_fabric"}
+
+
+@pytest.fixture
+def team_repo(tmp_path: Path) -> Path:
+    """A team's git repository: its own ``components`` package, a Pulumi project, a stack."""
+    repo = tmp_path / "team"
+    (repo / "components").mkdir(parents=True)
+    (repo / "components" / "__init__.py").write_text("TEAM = True\n")
+    (repo / "stacks").mkdir()
+    (repo / "Pulumi.yaml").write_text(
+        "name: team-training\nruntime: python\nstackConfigDir: stacks\n"
+    )
+    (repo / "stacks" / "Pulumi.team-h200.yaml").write_text(STACK.format(name="team", nodes=2))
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    _run([*git, "init", "-q", "-b", "main"], repo)
+    _run([*git, "add", "-A"], repo)
+    _run([*git, "commit", "-q", "-m", "stacks"], repo)
+    return repo
+
+
+def _installed_env(site: Path) -> dict[str, str]:
+    """The installed wheel only: no checkout on the path, the team's folder first (cwd)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def test_the_installed_library_is_not_shadowed_by_a_team_components_package(
+    site: Path, team_repo: Path
 ) -> None:
-    team = tmp_path / "team"
-    (team / "components").mkdir(parents=True)
-    (team / "components" / "__init__.py").write_text("TEAM = True\n")
     code = (
         "import sys, components, gpu_fabric as gf\n"
-        "from gpu_fabric.plan import run_spec\n"
         "assert components.TEAM\n"
-        "spec = {'name': 't', 'cloud': 'digitalocean', 'location': {'region': 'nyc2'},\n"
-        "        'api_access': {'authorized_cidrs': ['203.0.113.0/24']},\n"
-        "        'node_pools': [{'name': 'g', 'node_count': 2,\n"
-        "                        'machine_type': 'gpu-h200x8-1128gb-fabric-contracted'}]}\n"
-        "plan = run_spec(spec)\n"
         "print(gf.__file__)\n"
-        "print(len(plan.resources))\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'components'))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(built)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=team, env=env, capture_output=True, text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    where, count, modules = out.stdout.splitlines()
-    assert where == str(built / "gpu_fabric" / "__init__.py")
-    assert int(count) > 10
+    where, modules = _run(
+        [sys.executable, "-c", code], team_repo, _installed_env(site)
+    ).splitlines()
+    assert where == str(site / "gpu_fabric" / "__init__.py")
     assert modules == "['components']"  # only the team's own package
 
 
-def test_checkout_alias_is_the_same_module() -> None:
-    import components
-    import gpu_fabric
-    from components.plan import run_plan
-    from gpu_fabric.plan import run_plan as aliased
+def test_installed_diff_against_a_git_ref_works_from_a_team_repo(
+    site: Path, team_repo: Path
+) -> None:
+    (team_repo / "stacks" / "Pulumi.team-h200.yaml").write_text(
+        STACK.format(name="team", nodes=3)
+    )
+    out = _run(
+        [sys.executable, "-m", "gpu_fabric", "diff", "--stack", "team-h200",
+         "--base-ref", "HEAD", "--quiet"],
+        team_repo, _installed_env(site),
+    )
+    # The pool's node_count changed 2 -> 3: one changed resource, the DOKS node pool.
+    assert "nodeCount" in out
 
-    assert gpu_fabric is components and aliased is run_plan
+
+def test_policy_validators_read_the_installed_library(site: Path, team_repo: Path) -> None:
+    code = (
+        "import sys\n"
+        "from gpufabric_policies import devices, taints\n"
+        "print(devices.Cloud.__module__)\n"
+        "print(taints.GPU_TAINT_KEYS is sys.modules['gpu_fabric.fabric.taints'].GPU_TAINT_KEYS)\n"
+        "print(sys.modules['gpu_fabric'].__file__)\n"
+    )
+    env = _installed_env(site)
+    env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT / "policy")])
+    assert _run([sys.executable, "-c", code], team_repo, env).splitlines() == [
+        "gpu_fabric.catalog.model",  # where Cloud is defined
+        "True",
+        str(site / "gpu_fabric" / "__init__.py"),
+    ]
+
+
+def test_installed_help_names_the_installed_module(site: Path, team_repo: Path) -> None:
+    out = _run([sys.executable, "-m", "gpu_fabric", "--help"], team_repo, _installed_env(site))
+    assert out.startswith("usage: python -m gpu_fabric")
+    assert "components" not in out
+
+
+def test_the_editable_checkout_is_imported_beside_a_team_components_package(
+    team_repo: Path,
+) -> None:
+    # `make install` installs the checkout editable: a .pth that adds its components/.
+    editable = [
+        Path(line.strip()) for pth in Path(sysconfig.get_paths()["purelib"]).glob(
+            "__editable__.gpu_fabric*.pth")
+        for line in pth.read_text().splitlines() if line.strip()
+    ]
+    if editable != [ROOT / "components"]:
+        pytest.skip(f"this virtualenv's editable install is {editable}, not this checkout")
+    code = "import components, gpu_fabric\nassert components.TEAM\nprint(gpu_fabric.__file__)\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    (where,) = _run([sys.executable, "-c", code], team_repo, env).splitlines()
+    assert where == str(PACKAGE / "__init__.py")
+
+
+def test_no_source_file_names_the_old_import_name() -> None:
+    offenders = []
+    for path in (*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py"),
+                 *(ROOT / "examples").rglob("*.py"), *(ROOT / "policy").rglob("*.py"),
+                 *(ROOT / "docs").rglob("*.md"), ROOT / "README.md", ROOT / "Makefile"):
+        text = path.read_text()
+        for bad in ("python -m components", "from components.", "import components.",
+                    '"components.'):
+            if bad in text and path != Path(__file__):
+                offenders.append(f"{path.relative_to(ROOT)}: {bad}")
+    assert offenders == []

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from components.fabric.injection import allowed_counts
-from components.fabric.shapes import NicHandout, nic_handout, pod_shape
-from components.fabric.workload import FragmentError, pod_fragment
+from gpu_fabric.fabric.injection import allowed_counts
+from gpu_fabric.fabric.shapes import NicHandout, nic_handout, pod_shape
+from gpu_fabric.fabric.workload import FragmentError, pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 from tests.specs import spec_dict
 
@@ -87,7 +87,7 @@ def test_mutation_is_scoped_to_namespaces_holding_the_fabric_objects(
                     fabric={"namespaces": ["default", "training"]},
                     tenancy={"teams": [TEAM]})
     raw["node_pools"][0]["machine_type"] = machine
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
 
     spec = load_spec(raw)
     policies = _policies(spec)
@@ -159,7 +159,7 @@ def test_several_pools_need_a_pool_choice() -> None:
         {"name": "p5", "machine_type": "p5.48xlarge", "node_count": 2},
         {"name": "p4d", "machine_type": "p4d.24xlarge", "node_count": 2},
     ])
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
 
     policies = _policies(load_spec(raw))
     choice = _rules(policies["gpufabric-guard-p5"])["fabric-pool-choice"]

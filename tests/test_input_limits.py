@@ -1,7 +1,7 @@
 """Unit tests of what the bad-input corpus (tests/test_bad_inputs.py) exercises end to end.
 
-Expected values are literal: the region/zone facts cite components/regions.py's
-sources, the reserved-address counts components/addressing.py's.
+Expected values are literal: the region/zone facts cite components/gpu_fabric/regions.py's
+sources, the reserved-address counts components/gpu_fabric/addressing.py's.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import Cloud
-from components.errors import Problem, SpecError
-from components.nccl.parser import parse
-from components.plan.plaintext_secrets import plaintext_problems
-from components.plan.safe_yaml import load_bounded
-from components.regions import location_problems, oci_ad_names
-from components.spec import load_spec
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.nccl.parser import parse
+from gpu_fabric.plan.plaintext_secrets import plaintext_problems
+from gpu_fabric.plan.safe_yaml import load_bounded
+from gpu_fabric.regions import location_problems, oci_ad_names
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict, with_pool
 
 # -- YAML loading ----------------------------------------------------------------
@@ -76,7 +76,7 @@ def test_integer_node_count_still_loads() -> None:
     assert load_spec(with_pool("gcp", node_count=3)).node_pools[0].node_count == 3
 
 
-# -- regions and zones (components/regions.py sources) --------------------------------
+# -- regions and zones (components/gpu_fabric/regions.py sources) --------------------------------
 
 
 @pytest.mark.parametrize(("cloud", "region", "zone"), [
@@ -119,11 +119,11 @@ def test_oci_ad_names() -> None:
     assert oci_ad_names("ap-osaka-1") == ["AP-OSAKA-1-AD-1"]
 
 
-# -- address plans (components/addressing.py) -------------------------------------------
+# -- address plans (components/gpu_fabric/addressing.py) -------------------------------------------
 
 
 def _problems(data: dict) -> list[str]:
-    from components.preflight import check_spec
+    from gpu_fabric.preflight import check_spec
 
     with pytest.raises(SpecError) as info:
         check_spec(load_spec(data))
@@ -132,7 +132,7 @@ def _problems(data: dict) -> list[str]:
 
 def test_gke_node_range_holds_nodes_after_four_reserved() -> None:
     """A /28 has 16 - 4 = 12 usable addresses: 10 GPU + 2 system nodes fit, 11 + 2 do not."""
-    from components.preflight import check_spec
+    from gpu_fabric.preflight import check_spec
 
     ok = spec_dict("gcp", network={"cidr": "10.0.0.0/28"})
     ok["node_pools"][0]["node_count"] = 10
@@ -168,8 +168,8 @@ def _log(busbw: str) -> str:
 
 @pytest.mark.parametrize("figure", ["nan", "inf", "-468.36", "46836.00"])
 def test_impossible_busbw_fails_the_run(figure: str) -> None:
-    from components.catalog import get_machine
-    from components.nccl.verdict import judge
+    from gpu_fabric.catalog import get_machine
+    from gpu_fabric.nccl.verdict import judge
 
     verdict = judge(parse(_log(figure)), get_machine("p5.48xlarge"), nodes=2)
     assert not verdict.passed
@@ -180,8 +180,8 @@ def test_impossible_busbw_fails_the_run(figure: str) -> None:
 
 
 def test_real_figures_still_pass() -> None:
-    from components.catalog import get_machine
-    from components.nccl.verdict import judge
+    from gpu_fabric.catalog import get_machine
+    from gpu_fabric.nccl.verdict import judge
 
     assert judge(parse(_log("468.36")), get_machine("p5.48xlarge"), nodes=2).passed
 

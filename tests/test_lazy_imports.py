@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from components.cli.stacks import stack_cloud
-from components.plan.stackfile import available_stacks
+from gpu_fabric.cli.stacks import stack_cloud
+from gpu_fabric.plan.stackfile import available_stacks
 
 SDKS = {
     "gcp": "pulumi_gcp", "aws": "pulumi_aws", "azure": "pulumi_azure_native",
@@ -31,7 +31,7 @@ def _loaded_sdks(body: str) -> list[str]:
 
 
 def test_import_components_loads_no_cloud_sdk() -> None:
-    assert _loaded_sdks("import components; components.load_spec; components.get_machine") == []
+    assert _loaded_sdks("import gpu_fabric; gpu_fabric.load_spec; gpu_fabric.get_machine") == []
 
 
 def _one_stack_per_cloud() -> list[str]:
@@ -44,7 +44,7 @@ def _one_stack_per_cloud() -> list[str]:
 @pytest.mark.parametrize("stack", _one_stack_per_cloud())
 def test_plan_loads_only_the_stacks_cloud_sdk(stack: str) -> None:
     body = (
-        "from components.plan import load_stack_file, run_plan\n"
+        "from gpu_fabric.plan import load_stack_file, run_plan\n"
         f"run_plan(load_stack_file({stack!r}))"
     )
     cloud = stack_cloud(stack)

@@ -7,10 +7,10 @@ import copy
 
 import pytest
 
-from components.fabric.description import describe_cluster
-from components.fabric.layer import Layer, build_layer
-from components.plan.stackfile import available_stacks, load_stack_file
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import CLOUDS, spec_dict
 from tests.support.manifests import validate, validate_all
 

@@ -3,7 +3,7 @@
 The resource options the component sets (``depends_on``, ``replace_on_changes``,
 ``delete_before_replace``) are not part of the recorded plan, so each child's
 options are captured where the component creates it. Expected values are literal:
-the kinds and order of the MPI Operator objects (components/nccl/manifests.py
+the kinds and order of the MPI Operator objects (components/gpu_fabric/nccl/manifests.py
 ``mpi_operator_manifests``), the images and floors of tests/test_nccl_manifests_exact.py.
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 import pulumi
 import pytest
 
-import components.nccl.component as component_module
-from components.errors import SpecError
-from components.fabric.description import describe_cluster
-from components.nccl.component import NcclAcceptance, NcclAcceptanceArgs
-from components.plan.runner import run_program
-from components.spec import ClusterSpec
+import gpu_fabric.nccl.component as component_module
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.nccl.component import NcclAcceptance, NcclAcceptanceArgs
+from gpu_fabric.plan.runner import run_program
+from gpu_fabric.spec import ClusterSpec
 from tests.fabric_helpers import existing
 
 ON = {"enabled": True}
@@ -104,7 +104,7 @@ def test_mpijob_waits_for_the_operator_and_is_replaced_whole(
         "namespace": "default",
         "object": "team-acc",
         "logs": "kubectl logs -n default job/team-acc-launcher",
-        "report": "kubectl logs -n default job/team-acc-launcher | python -m components "
+        "report": "kubectl logs -n default job/team-acc-launcher | python -m gpu_fabric "
                   "nccl-report - --machine Standard_ND96isr_H100_v5 --nodes 2 "
                   "--gpus-per-node 8",
         "line_rate": 400.0,
@@ -136,7 +136,7 @@ def test_gke_statefulset_has_no_operator(monkeypatch: pytest.MonkeyPatch) -> Non
         "namespace": "default",
         "object": "team-acc",
         "logs": "kubectl logs -n default team-acc-0 -c nccl-test",
-        "report": "kubectl logs -n default team-acc-0 -c nccl-test | python -m components "
+        "report": "kubectl logs -n default team-acc-0 -c nccl-test | python -m gpu_fabric "
                   "nccl-report - --machine a4-highgpu-8g --nodes 2 --gpus-per-node 8",
         "line_rate": 400.0,
         "floor": 280.0,

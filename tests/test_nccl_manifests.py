@@ -7,10 +7,10 @@ from typing import Any
 import pulumi
 import pytest
 
-import components.nccl
-from components.errors import SpecError
-from components.fabric.workload import pod_fragment
-from components.nccl.manifests import (
+import gpu_fabric.nccl
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.nccl.manifests import (
     APP_LABEL,
     Runner,
     acceptance_env,
@@ -19,8 +19,8 @@ from components.nccl.manifests import (
     mpi_operator_manifests,
     plan_acceptance,
 )
-from components.plan.runner import run_program
-from components.spec import ClusterSpec
+from gpu_fabric.plan.runner import run_program
+from gpu_fabric.spec import ClusterSpec
 from tests.fabric_helpers import existing, fabric_of
 from tests.specs import CLOUDS
 from tests.support.manifests import validate, validate_all
@@ -33,7 +33,7 @@ def spec_for(cloud: str, machine: str | None = None, **acceptance: Any) -> Clust
 
 
 def plan_of(spec: ClusterSpec, name: str = "acc"):  # type: ignore[no-untyped-def]
-    from components.fabric.description import describe_cluster
+    from gpu_fabric.fabric.description import describe_cluster
 
     return plan_acceptance(spec, describe_cluster(spec), name)
 
@@ -224,7 +224,7 @@ def test_impossible_acceptance_is_refused_with_the_field(
 
 
 def test_more_nodes_than_the_pool_has_is_refused() -> None:
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
     from tests.specs import spec_dict
 
     with pytest.raises(SpecError, match=r"acceptance\.nodes"):
@@ -236,8 +236,8 @@ def _program(spec: ClusterSpec) -> Any:
     def program() -> None:
         import pulumi_kubernetes as k8s
 
-        from components.fabric.description import describe_cluster
-        from components.nccl.component import NcclAcceptance, NcclAcceptanceArgs
+        from gpu_fabric.fabric.description import describe_cluster
+        from gpu_fabric.nccl.component import NcclAcceptance, NcclAcceptanceArgs
 
         provider = k8s.Provider("k8s", kubeconfig="{}")
         acc = NcclAcceptance(
@@ -303,7 +303,7 @@ def test_cluster_without_acceptance_has_no_test(spec_plan: Any) -> None:
     ("---", "nccl-acceptance"),
 ])
 def test_acceptance_names_are_dns_1035_labels(name: str, expected: str) -> None:
-    from components.nccl.manifests import k8s_name
+    from gpu_fabric.nccl.manifests import k8s_name
 
     assert k8s_name(name) == expected
     assert len(k8s_name("a" * 80)) <= 52
@@ -317,7 +317,7 @@ def test_the_mpijob_crd_is_upstreams_file() -> None:
     import json
     from pathlib import Path
 
-    crds = Path(components.nccl.__file__).parent / "crds"
+    crds = Path(gpu_fabric.nccl.__file__).parent / "crds"
     data = (crds / "kubeflow.org_mpijobs.yaml").read_bytes()
     assert hashlib.sha256(data).hexdigest() == (
         "b35e50739b197598bded45c55a4d15f03600cc8afb022332c7368db3faeb911b"

@@ -1,9 +1,9 @@
 """The acceptance test's plan, scripts and objects, written out (docs/mutation.md).
 
-Pure calls only (no Pulumi run), so the mutation run of ``components/nccl/manifests.py``
+Pure calls only (no Pulumi run), so the mutation run of ``components/gpu_fabric/nccl/manifests.py``
 stays fast. Expected values are literal; where they come from:
 
-* images: ``components/versions.py`` (each pin cites its upstream);
+* images: ``components/gpu_fabric/versions.py`` (each pin cites its upstream);
 * floors and line rates: the catalog rows (tests/test_nccl_manifests.py
   ``FULL_NODE_FLOOR`` gives the derivation: 70% of 8 x 400 Gb/s = 280 GB/s, p5
   measured 377.2 GB/s; a4x-highgpu-4g: 4 x 400 Gb/s = 200 GB/s, 70% = 140);
@@ -11,9 +11,9 @@ stays fast. Expected values are literal; where they come from:
   lines 178-181, ``run_nccl_tests.sh -t all_gather -b 1K -e 8G ... -g 2`` at line 213);
 * the MPI Operator: kubeflow/mpi-operator v0.6.0 (pkg/controller/mpi_job_controller.go
   for the verbs, cmd/mpi-operator/app/options/options.go for ``--namespace`` and
-  ``--lock-namespace``), as quoted in components/nccl/manifests.py;
+  ``--lock-namespace``), as quoted in components/gpu_fabric/nccl/manifests.py;
 * the spec defaults (``nodes: 2``, ``collectives: [all_reduce]``, ``1M``..``8G``):
-  components/spec/tenancy.py ``AcceptanceSpec``.
+  components/gpu_fabric/spec/tenancy.py ``AcceptanceSpec``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from components.catalog import get_machine
-from components.errors import SpecError
-from components.fabric.description import describe_cluster
-from components.fabric.workload import pod_fragment
-from components.nccl.manifests import (
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.nccl.manifests import (
     AcceptancePlan,
     Runner,
     acceptance_env,
@@ -43,7 +43,7 @@ from components.nccl.manifests import (
     report_hint,
     statefulset_manifests,
 )
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.fabric_helpers import existing
 from tests.specs import spec_dict
 
@@ -250,7 +250,7 @@ def test_acceptance_env_is_the_fragment_env_plus_logging() -> None:
 # -- scripts ----------------------------------------------------------------------------------
 def test_report_hint() -> None:
     assert report_hint(_plan("aws")) == (
-        "python -m components nccl-report LOG --machine p5.48xlarge --nodes 2 "
+        "python -m gpu_fabric nccl-report LOG --machine p5.48xlarge --nodes 2 "
         "--gpus-per-node 8"
     )
 
@@ -270,7 +270,7 @@ def test_gke_script_follows_the_seed() -> None:
         "gke-acc-0.gke-acc gke-acc-1.gke-acc || status=1\n"
         "  /usr/local/gib/scripts/run_nccl_tests.sh -t all_reduce -b 1M -e 8G -f 2 -g 2 "
         "gke-acc-0.gke-acc gke-acc-1.gke-acc || status=1\n"
-        '  echo "nccl-acceptance finished (status $status); judge with: python -m components '
+        '  echo "nccl-acceptance finished (status $status); judge with: python -m gpu_fabric '
         'nccl-report LOG --machine a4-highgpu-8g --nodes 2 --gpus-per-node 2"\n'
         "  touch /tmp/nccl-acceptance.done\n"
         "fi\n"
@@ -293,7 +293,7 @@ def test_mpirun_script_forwards_every_variable() -> None:
         "--mca btl tcp,self --mca btl_tcp_if_exclude lo,docker0 -x NCCL_NET -x NCCL_DEBUG "
         '"$bin" -b 1M -e 8G -f 2 -g 1 || status=1\n'
         "done\n"
-        "echo 'judge with: python -m components nccl-report LOG --machine "
+        "echo 'judge with: python -m gpu_fabric nccl-report LOG --machine "
         "Standard_ND96isr_H100_v5 --nodes 2 --gpus-per-node 8'\n"
         "exit $status\n"
     )

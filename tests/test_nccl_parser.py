@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from components.nccl.parser import (
+from gpu_fabric.nccl.parser import (
     COLLECTIVES,
     NotNcclTestsOutput,
     busbw_factor,

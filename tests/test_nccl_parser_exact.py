@@ -4,7 +4,7 @@ Every expected value is written out and says where it comes from: the GKE seed's
 log (``tests/data/nccl/gke-seed-two-node.log``, copied verbatim from
 shared/seeds/gke-nvidia-dra-dranet.md, line numbers of that file), the
 synthesized logs next to it, or NVIDIA/nccl-tests at the pinned v2.16.9
-(components/versions.py: the EFA image's nccl-tests v2.16.9): ``src/common.cu``
+(components/gpu_fabric/versions.py: the EFA image's nccl-tests v2.16.9): ``src/common.cu``
 for the header and trailer it prints, ``src/<collective>.cu`` ``*GetBw`` and
 ``doc/PERFORMANCE.md`` for the busbw factors.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from components.nccl.parser import (
+from gpu_fabric.nccl.parser import (
     NotNcclTestsOutput,
     RankInfo,
     _collective_name,

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import get_machine
-from components.cli import main
-from components.nccl.parser import parse
-from components.nccl.plot import efficiency_note, size_label, summary_lines
-from components.nccl.verdict import judge
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.cli import main
+from gpu_fabric.nccl.parser import parse
+from gpu_fabric.nccl.plot import efficiency_note, size_label, summary_lines
+from gpu_fabric.nccl.verdict import judge
 
 DATA = Path(__file__).parent / "data" / "nccl"
 
@@ -60,7 +60,7 @@ def test_text_report_carries_the_note(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_plot_of_a_failed_run_writes_a_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from components.nccl.plot import plot_run
+    from gpu_fabric.nccl.plot import plot_run
 
     run, v = _verdict("synth-azure-2node-wrong-results.log", "Standard_ND96isr_H100_v5", 2)
     target = tmp_path / "run.png"

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from components.nccl.parser import Measurement, NcclRun, Row, parse
-from components.nccl.plot import _ticks, efficiency_note, size_label, summary_lines
-from components.nccl.verdict import Verdict
+from gpu_fabric.nccl.parser import Measurement, NcclRun, Row, parse
+from gpu_fabric.nccl.plot import _ticks, efficiency_note, size_label, summary_lines
+from gpu_fabric.nccl.verdict import Verdict
 
 DATA = Path(__file__).parent / "data" / "nccl"
 GIB = 2**30
@@ -126,7 +126,7 @@ def figures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def _draw(run: NcclRun, verdict: Verdict, figures: list[Any], tmp_path: Path) -> Any:
-    from components.nccl.plot import plot_run
+    from gpu_fabric.nccl.plot import plot_run
 
     plot_run(run, verdict, str(tmp_path / "run.png"))
     (fig,) = figures
@@ -334,7 +334,7 @@ def test_long_lines_wrap_at_120_characters(figures: list[Any], tmp_path: Path) -
 def test_missing_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from components.nccl.plot import PlotUnavailable, _pyplot
+    from gpu_fabric.nccl.plot import PlotUnavailable, _pyplot
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
     with pytest.raises(PlotUnavailable) as info:

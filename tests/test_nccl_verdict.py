@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import get_machine
-from components.cli import main
-from components.nccl.parser import parse
-from components.nccl.verdict import VerdictInputError, judge
+from gpu_fabric.catalog import get_machine
+from gpu_fabric.cli import main
+from gpu_fabric.nccl.parser import parse
+from gpu_fabric.nccl.verdict import VerdictInputError, judge
 
 DATA = Path(__file__).resolve().parent / "data" / "nccl"
 
@@ -22,7 +22,7 @@ def run_of(name: str, collective: str | None = None):  # type: ignore[no-untyped
 # Expected figures below are literal. Sources:
 # - seed log tests/data/nccl/gke-seed-two-node.log line 49 (the 1 GiB row, the only
 #   row >= 1 GiB): out-of-place busbw 36.67, in-place 45.14; line 51: Avg 12.5463.
-# - catalog facts (components/catalog.py, each with its own source there):
+# - catalog facts (components/gpu_fabric/catalog.py, each with its own source there):
 #   a4-highgpu-8g 8 NICs x 400 Gb/s, floor 70% of 400 GB/s = 280.0, NICs paired
 #   2 GPUs : 2 NICs (seed gke-nvidia-dra-dranet.md); a3-megagpu-8g 8 x 200 Gb/s,
 #   floor 60% of 200 GB/s = 120.0; p5.48xlarge 32 EFA x 100 Gb/s, floor 85% of

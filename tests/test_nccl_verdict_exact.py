@@ -8,7 +8,7 @@ says and the edges where it decides. Every expected value is literal. Sources:
   is its only row >= 1 GiB (out-of-place busbw 36.67, in-place 45.14), line 51 the
   "Avg bus bandwidth" 12.5463; ranks on hosts nccl-gib-test-0 and nccl-gib-test-1
   (lines 16-17); the first row with algbw >= 1 GB/s is line 34 (32768 B, 1.70/0.85).
-* catalog facts in ``components/catalog.py`` (each cites its own source): a4-highgpu-8g
+* catalog facts in ``components/gpu_fabric/catalog.py`` (each cites its own source): a4-highgpu-8g
   8 NICs x 400 Gb/s, floor 280.0 (70% of 400 GB/s), 2 GPUs : 2 NICs per PCIe root
   (seed), NCCL transport NET/gIB pinned by NCCL_NET=gIB (Google's gIB plugin);
   a3-megagpu-8g 8 x 200 Gb/s, floor 120.0 (60% of 200 GB/s), NET/FasTrak.
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import NcclProfile, get_machine
-from components.nccl.parser import Measurement, NcclRun, RankInfo, Row, parse
-from components.nccl.verdict import (
+from gpu_fabric.catalog import NcclProfile, get_machine
+from gpu_fabric.nccl.parser import Measurement, NcclRun, RankInfo, Row, parse
+from gpu_fabric.nccl.verdict import (
     VerdictInputError,
     finite_or_none,
     impossible_figures,

@@ -2,7 +2,7 @@
 system nodes included, on DOKS and OKE. It now runs only on the fabric pools' nodes.
 
 The pool label ``gpufabric.dev/pool`` is set on every GPU node pool this library creates
-(components/fabric/derive.py node labels, passed to DOKS ``KubernetesNodePool.labels`` and
+(gpu_fabric/fabric/derive.py node labels, passed to DOKS ``KubernetesNodePool.labels`` and
 OKE ``initial_node_labels``); on an existing cluster the pool's own ``labels`` select it.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.plan.stackfile import load_stack_file
-from components.render import layer_for
-from components.spec import load_spec
+from gpu_fabric.plan.stackfile import load_stack_file
+from gpu_fabric.render import layer_for
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
 

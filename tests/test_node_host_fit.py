@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from components import catalog
-from components.catalog import Cloud, get_machine
+from gpu_fabric import catalog
+from gpu_fabric.catalog import Cloud, get_machine
 from tests.support.node_reservation import (
     aks_cpu_millicores,
     gke_memory_mib,

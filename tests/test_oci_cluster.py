@@ -7,9 +7,9 @@ import ipaddress
 
 import pytest
 
-from components.errors import SpecError
-from components.plan.model import PlannedResource, PlanResult
-from components.spec import load_spec
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.model import PlannedResource, PlanResult
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict, with_pool
 
 NODE_POOL = "oci:ContainerEngine/nodePool:NodePool"
@@ -243,7 +243,7 @@ def test_autoscaling_bounds_are_refused_not_ignored() -> None:
 
 
 def load_spec_and_describe(data: dict) -> None:
-    from components.fabric.description import describe_cluster
+    from gpu_fabric.fabric.description import describe_cluster
 
     describe_cluster(load_spec(data))
 

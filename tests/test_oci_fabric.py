@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from components.catalog import Cloud, machine_names
-from components.errors import SpecError
-from components.fabric.description import Attach, describe_cluster
-from components.fabric.layer import Layer, build_layer
-from components.fabric.workload import pod_fragment
-from components.spec import load_spec
+from gpu_fabric.catalog import Cloud, machine_names
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import Attach, describe_cluster
+from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict, with_pool
 
 VF = "nvidia.com/rdma-vf"

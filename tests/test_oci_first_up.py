@@ -10,7 +10,7 @@ import json
 
 import yaml
 
-from components.fabric.workload import pod_fragment
+from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 
 H100 = "BM.GPU.H100.8"
@@ -73,8 +73,8 @@ def test_one_nfd_and_the_network_operator_after_the_gpu_operator() -> None:
 
 
 def test_addon_mode_leaves_nfd_to_the_oke_addon() -> None:
-    from components.clouds.oci.kubernetes import chart_values
-    from components.spec import load_spec
+    from gpu_fabric.clouds.oci.kubernetes import chart_values
+    from gpu_fabric.spec import load_spec
     from tests.specs import spec_dict
 
     data = spec_dict("oci")
@@ -120,9 +120,9 @@ def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
     ROCm/k8s-gpu-dra-driver (DeviceClass gpu.amd.com, deviceclass.yaml at 4482249)."""
     import pytest
 
-    from components.errors import SpecError
-    from components.preflight import check_spec
-    from components.spec import load_spec
+    from gpu_fabric.errors import SpecError
+    from gpu_fabric.preflight import check_spec
+    from gpu_fabric.spec import load_spec
     from tests.specs import spec_dict
 
     data = spec_dict("oci", fabric={"mode": "dra"})
@@ -174,7 +174,7 @@ def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
     """kubectl wait --for=create, then numberAvailable = the spec's 2 BM.GPU.H100.8 nodes
     (tests/specs.py); image registry.k8s.io/kubectl:v1.34.1; a Role for that one
     DaemonSet only."""
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
 
     layer = layer_of(load_spec(_addon_mode()))
     assert layer.names.index("gpu-operator") < layer.names.index("gpu-toolkit-rollout") \
@@ -204,7 +204,7 @@ def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
 
 
 def test_no_toolkit_wait_without_a_toolkit_or_on_an_existing_cluster() -> None:
-    from components.spec import load_spec
+    from gpu_fabric.spec import load_spec
 
     data = _addon_mode()
     data["addons"] = {"gpu_operator": {"values": {"toolkit": {"enabled": False}}}}
@@ -223,8 +223,8 @@ def test_a_fabric_stack_without_the_addon_installer_says_so() -> None:
     import pulumi
     import pytest
 
-    from components.fabric.stack import _install
-    from components.spec import load_spec
+    from gpu_fabric.fabric.stack import _install
+    from gpu_fabric.spec import load_spec
 
     spec = load_spec(_addon_mode())
     part = layer_of(spec).part("network-operator-addon")

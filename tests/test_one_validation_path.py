@@ -1,7 +1,7 @@
 """`validate` and `plan` give the same verdict (issue 20, "one validation path").
 
 Each case mutates one committed stack file (the fixture) in a way that, before
-components.preflight existed, `validate` accepted and only `plan` refused (a
+gpu_fabric.preflight existed, `validate` accepted and only `plan` refused (a
 GKE pool named `system`, a /28 VPC, an AWS zone outside its region...). For
 each, both commands must exit 1 and name the same field. The unmutated stacks
 must pass both (tests/test_spec.py plans every committed stack).
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
-from components.cli import main
-from components.plan.stackfile import CLUSTER_KEY, stack_path
+from gpu_fabric.cli import main
+from gpu_fabric.plan.stackfile import CLUSTER_KEY, stack_path
 
 Mutation = Callable[[dict[str, Any]], None]
 
@@ -41,7 +41,7 @@ def _set(path: str, value: Any) -> Mutation:
 
 
 # (stack, mutation, field the message must name). Each of these was accepted by
-# `validate` and refused by `plan` before validate ran components.preflight.
+# `validate` and refused by `plan` before validate ran gpu_fabric.preflight.
 CASES: list[tuple[str, str, Mutation, str]] = [
     ("gcp-a4", "pool named system", _set("node_pools[0].name", "system"), "node_pools[0].name"),
     ("gcp-a4", "multi-networking off", _set("gcp.multi_networking", False),

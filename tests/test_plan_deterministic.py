@@ -14,7 +14,7 @@ import random
 
 import pulumi
 
-from components.plan.runner import run_program
+from gpu_fabric.plan.runner import run_program
 
 
 def _program(seed: int):

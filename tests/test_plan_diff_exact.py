@@ -1,19 +1,19 @@
 """The offline plan diff written out: every field of ``diff --json``, every line of the PR table.
 
 ``diff --json`` and the Markdown table are read by CI jobs and reviewers
-(components/cli/diff.py prints them): their shape is a contract, so the expected
+(components/gpu_fabric/cli/diff.py prints them): their shape is a contract, so the expected
 values below are literal. The replace / update verdicts cite the one table of
-replacing inputs, ``REPLACING_INPUTS`` in components/plan/diff.py
+replacing inputs, ``REPLACING_INPUTS`` in components/gpu_fabric/plan/diff.py
 (``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``), and the
 ignored inputs ``IGNORED_INPUTS`` (``initialNodeCount``: GPU_POOL_IGNORE_CHANGES in
-components/clouds/gcp/layout.py).
+components/gpu_fabric/clouds/gcp/layout.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from components.plan.diff import (
+from gpu_fabric.plan.diff import (
     MISSING,
     PlanDiff,
     ResourceChange,
@@ -201,7 +201,7 @@ def test_not_a_plan_names_the_side(base, head, label: str) -> None:
     with pytest.raises(ValueError) as info:
         diff_plans(base, head)
     assert str(info.value) == (
-        f"{label} is not a plan: expected the JSON of `python -m components plan --json` "
+        f"{label} is not a plan: expected the JSON of `python -m gpu_fabric plan --json` "
         "with a 'resources' list"
     )
 

@@ -1,4 +1,4 @@
-"""Every offline fake's answer, written out (components/plan/fakes/*.py).
+"""Every offline fake's answer, written out (components/gpu_fabric/plan/fakes/*.py).
 
 Plans of every stack read these values (an EKS endpoint in a kubeconfig, a GCP
 network's self link in a subnet, an ARM subnet id in an agent pool), so a changed
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 
-from components.plan.fakes import aws, azure, digitalocean, gcp, oci
+from gpu_fabric.plan.fakes import aws, azure, digitalocean, gcp, oci
 
 ACCOUNT = "123456789012"
 EC2 = f"arn:aws:ec2:us-east-1:{ACCOUNT}"

@@ -2,15 +2,15 @@
 
 Every message is compared whole (the CLI prints them; README.md: "the message names
 the field"). Sources:
-* Pulumi's project rules (components/plan/project.py docstring, from
+* Pulumi's project rules (components/gpu_fabric/plan/project.py docstring, from
   https://www.pulumi.com/docs/iac/concepts/projects/): nearest ``Pulumi.yaml`` or
   ``Pulumi.yml`` up the tree, stacks in ``stackConfigDir``, the program at ``main``.
 * Stack file keys without a namespace belong to the project ``gpu-fabric``, and
   ``{secure: ...}`` values are encrypted (``pulumi config set --secret``).
 * The limits: ``MAX_BYTES`` 1 MiB, ``MAX_NODES`` 100 000, ``MAX_DEPTH`` 64
-  (components/plan/safe_yaml.py); libyaml's own messages for syntax errors.
+  (components/gpu_fabric/plan/safe_yaml.py); libyaml's own messages for syntax errors.
 * Credential keys and token prefixes: ``CREDENTIAL_KEYS`` and ``_MATERIAL`` in
-  components/plan/plaintext_secrets.py (DigitalOcean ``dop_v1_`` + 64 hex, GitHub
+  components/gpu_fabric/plan/plaintext_secrets.py (DigitalOcean ``dop_v1_`` + 64 hex, GitHub
   ``ghp_``, Slack ``xoxb-``, AWS ``AKIA``/``ASIA`` + 16).
 """
 
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from components.errors import Problem, SpecError
-from components.plan.plaintext_secrets import _strings, plaintext_problems
-from components.plan.project import (
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.plan.plaintext_secrets import _strings, plaintext_problems
+from gpu_fabric.plan.project import (
     Project,
     ProjectError,
     find_project,
@@ -30,8 +30,8 @@ from components.plan.project import (
     load_project,
     stacks_dir,
 )
-from components.plan.safe_yaml import decode_utf8, load_bounded, read_text_bounded
-from components.plan.stackfile import (
+from gpu_fabric.plan.safe_yaml import decode_utf8, load_bounded, read_text_bounded
+from gpu_fabric.plan.stackfile import (
     StackFile,
     _mask_secure,
     _stack_name_from,
@@ -358,7 +358,7 @@ def test_recursion_in_the_pure_python_loader_is_a_clear_error(
     limit set above Python's recursion limit (1000) ends in RecursionError, reported."""
     import yaml
 
-    import components.plan.safe_yaml as safe_yaml
+    import gpu_fabric.plan.safe_yaml as safe_yaml
 
     monkeypatch.setattr(safe_yaml, "Loader", yaml.SafeLoader)
     with pytest.raises(SpecError) as info:

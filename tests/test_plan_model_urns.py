@@ -4,7 +4,7 @@
 ``{"stack", "resources": [{"urn", "type", "name", "parent", "dependencies", "inputs"}],
 "outputs"}`` (README.md "plan --json prints exactly", docs/api.md PlanResult): a
 contract other tools read, so the whole document is compared. ``tests/data/urns/*.txt``
-is written by ``UrnFile.render`` in the format of the components/plan/urns.py
+is written by ``UrnFile.render`` in the format of the components/gpu_fabric/plan/urns.py
 docstring (URNs, then ``retired OLD -> NEW``, then ``dropped OLD``).
 """
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from components.plan import urns as urnfile
-from components.plan.model import PlannedResource, PlanResult
+from gpu_fabric.plan import urns as urnfile
+from gpu_fabric.plan.model import PlannedResource, PlanResult
 
 U = "urn:pulumi:s::p::"
 

@@ -1,6 +1,6 @@
 """``plan_program`` on a tiny team project: config layering, secrets, cwd and sys.path.
 
-The rules are pulumi's (docs/api.md ``plan_program``; components/plan/offline.py):
+The rules are pulumi's (docs/api.md ``plan_program``; components/gpu_fabric/plan/offline.py):
 ``Pulumi.yaml`` ``config:`` defaults, then ``Pulumi.<stack>.yaml``, then ``config=``
 (last wins); keys without a namespace belong to the project; ``{secure: ...}`` reads
 as the placeholder ``[secret from stack config]`` and is secret; the program runs
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from components.errors import Problem, SpecError
-from components.plan.offline import plan_program, project_config
-from components.plan.project import load_project
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.plan.offline import plan_program, project_config
+from gpu_fabric.plan.project import load_project
 
 PROGRAM = """
 import json

@@ -6,8 +6,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.plan.runner import run_program
-from components.plan.values import SECRET
+from gpu_fabric.plan.runner import run_program
+from gpu_fabric.plan.values import SECRET
 
 
 def _program() -> None:
@@ -75,7 +75,7 @@ def test_a_failed_plan_does_not_leak_into_the_next() -> None:
     the same process must neither see them nor re-raise their error."""
     import pulumi
 
-    from components.plan.runner import run_program
+    from gpu_fabric.plan.runner import run_program
 
     class Boom(Exception):
         pass
@@ -106,7 +106,7 @@ def test_a_plan_gives_the_caller_its_event_loop_back() -> None:
 
     import pulumi
 
-    from components.plan.runner import run_program
+    from gpu_fabric.plan.runner import run_program
 
     original = asyncio.get_event_loop_policy().get_event_loop()
     before = asyncio.new_event_loop()

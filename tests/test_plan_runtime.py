@@ -1,7 +1,7 @@
 """The recording mock runtime, written out: URNs, aliases, inputs, ids, outputs, config.
 
 Small programs (a few resources, well under a second each) so that mutation
-testing can run them for every mutant of components/plan/{runner,monitor,mocks,values}.py.
+testing can run them for every mutant of gpu_fabric/plan/{runner,monitor,mocks,values}.py.
 
 Sources of the literal values:
 * URNs: ``urn:pulumi:<stack>::<project>::<parent type chain>$<type>::<name>``, the
@@ -13,7 +13,7 @@ Sources of the literal values:
   asset c44067f5..., archive 0def7320..., ``UNKNOWN`` 04da6b54-...).
 * ids: ``PlanMocks.new_resource`` gives ``<name>-id`` unless a fake sets ``__id``;
   the GCP network fake's id is ``projects/<project>/global/networks/<name>``
-  (components/plan/fakes/gcp.py ``_network``).
+  (components/gpu_fabric/plan/fakes/gcp.py ``_network``).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ import pulumi
 import pytest
 from google.protobuf import struct_pb2
 
-from components.catalog import Cloud
-from components.errors import SpecError
-from components.existing import OFFLINE_ENV
-from components.plan.fakes import FAKES
-from components.plan.mocks import PlanMocks, _load_fakes
-from components.plan.runner import (
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.errors import SpecError
+from gpu_fabric.existing import OFFLINE_ENV
+from gpu_fabric.plan.fakes import FAKES
+from gpu_fabric.plan.mocks import PlanMocks, _load_fakes
+from gpu_fabric.plan.runner import (
     _caller_loop,
     _close_loop,
     _ignore_orphaned_failures,
@@ -41,8 +41,8 @@ from components.plan.runner import (
     run_program,
     run_spec,
 )
-from components.plan.stackfile import StackFile
-from components.plan.values import plain, unwrap
+from gpu_fabric.plan.stackfile import StackFile
+from gpu_fabric.plan.values import plain, unwrap
 from tests.specs import spec_dict
 
 SIG = "4dabf18193072939515e22adb298388d"
@@ -250,7 +250,7 @@ def test_fakes_of_every_cloud_in_one_table() -> None:
     with pytest.raises(LookupError) as info:
         _load_fakes(partial)
     assert str(info.value) == (
-        "no offline fakes registered for ['aws', 'oci'] (components.plan.fakes)"
+        "no offline fakes registered for ['aws', 'oci'] (gpu_fabric.plan.fakes)"
     )
 
 
@@ -330,7 +330,7 @@ def test_run_plan_refuses_a_bad_spec_naming_its_source(tmp_path: Path) -> None:
 
 def test_run_plan_refuses_what_preflight_refuses_naming_the_source() -> None:
     """A /28 holds 12 GKE nodes after 4 reserved addresses: 11 GPU + 2 system do not fit
-    (components/addressing.py; tests/test_input_limits.py)."""
+    (components/gpu_fabric/addressing.py; tests/test_input_limits.py)."""
     data = spec_dict("gcp", network={"cidr": "10.0.0.0/28"})
     data["node_pools"][0]["node_count"] = 11
     with pytest.raises(SpecError) as info:
@@ -342,7 +342,7 @@ def test_run_plan_refuses_what_preflight_refuses_naming_the_source() -> None:
 def test_the_cloud_sdk_is_required_unless_the_cluster_exists(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import components.plan.runner as runner
+    import gpu_fabric.plan.runner as runner
 
     asked: list[Cloud] = []
     monkeypatch.setattr(runner, "require_sdk", asked.append)
@@ -369,9 +369,9 @@ def test_run_spec_plans_the_spec_under_the_cluster_key(monkeypatch: pytest.Monke
         seen["secret"] = pulumi.runtime.is_config_secret("gpu-fabric:cluster")
         pulumi.CustomResource("test:index:Leaf", "x", {})
 
-    import components.program
+    import gpu_fabric.program
 
-    monkeypatch.setattr(components.program, "main", program)
+    monkeypatch.setattr(gpu_fabric.program, "main", program)
     spec = spec_dict("aws")
     plan = run_spec(spec, extra_config={"gpu-fabric:extra": "e"}, preview=True)
     assert plan.stack == "test" and plan.preview is True

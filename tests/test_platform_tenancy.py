@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from components.errors import SpecError
-from components.fabric.description import describe_cluster
-from components.fabric.layer import Layer, build_layer
-from components.fabric.workload import pod_fragment
-from components.platform import mig
-from components.platform.quotas import quantity_bytes
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.errors import SpecError
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.platform import mig
+from gpu_fabric.platform.quotas import quantity_bytes
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import CLOUDS, spec_dict, with_pool
 from tests.support.manifests import validate_all
 

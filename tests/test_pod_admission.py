@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 
-from components.fabric.description import describe_cluster
-from components.fabric.layer import build_layer
-from components.spec import load_spec
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.layer import build_layer
+from gpu_fabric.spec import load_spec
 from tests import feature_matrix as fm
 from tests.kyverno_eval import admit
 

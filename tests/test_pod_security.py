@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.render import layer_for
-from components.spec import load_spec
+from gpu_fabric.render import layer_for
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 from tests.support.manifests import validate
 
@@ -51,7 +51,7 @@ def _objects(spec) -> dict[str, dict]:
     ("azure", ["IPC_LOCK"], None),
     ("digitalocean", ["IPC_LOCK"], None),
     # OKE SR-IOV pods mount /dev/infiniband from the host (reference/oci.md: "still
-    # IPC_LOCK, /dev/infiniband, /dev/shm"; components/clouds/oci/fabric.py host_paths).
+    # IPC_LOCK, /dev/infiniband, /dev/shm"; components/gpu_fabric/clouds/oci/fabric.py host_paths).
     ("oci", ["IPC_LOCK"], ["/dev/infiniband"]),
     ("gcp", ["IPC_LOCK"], ["/home/kubernetes/bin/gib", "/home/kubernetes/bin/nvidia"]),
 ])

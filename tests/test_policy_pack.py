@@ -23,7 +23,7 @@ POLICY_DIR = Path(__file__).resolve().parents[1] / "policy"
 if str(POLICY_DIR) not in sys.path:
     sys.path.insert(0, str(POLICY_DIR))
 
-from components.plan import PlanResult  # noqa: E402
+from gpu_fabric.plan import PlanResult  # noqa: E402
 from gpufabric_policies.devices import device_counts  # noqa: E402
 from gpufabric_policies.endpoints import public_api_endpoint  # noqa: E402
 from gpufabric_policies.images import unpinned_images  # noqa: E402

@@ -19,9 +19,9 @@ POLICY_DIR = Path(__file__).resolve().parents[1] / "policy"
 if str(POLICY_DIR) not in sys.path:
     sys.path.insert(0, str(POLICY_DIR))
 
-from components.catalog import get_machine  # noqa: E402
-from components.fabric.taints import GPU_TAINT_KEYS  # noqa: E402
-from components.fabric.taints import daemonset_tolerations as project_tolerations  # noqa: E402
+from gpu_fabric.catalog import get_machine  # noqa: E402
+from gpu_fabric.fabric.taints import GPU_TAINT_KEYS  # noqa: E402
+from gpu_fabric.fabric.taints import daemonset_tolerations as project_tolerations  # noqa: E402
 from gpufabric_policies.devices import device_counts, expected_gke_networks  # noqa: E402
 from gpufabric_policies.images import image_tag, unpinned_images  # noqa: E402
 from gpufabric_policies.network import is_open, open_ingress  # noqa: E402

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from components.plan.stackfile import available_stacks
-from components.plan.values import SECRET, UNKNOWN
+from gpu_fabric.plan.stackfile import available_stacks
+from gpu_fabric.plan.values import SECRET, UNKNOWN
 
 STACKS = available_stacks()
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from components.fabric.layer import HelmRelease, Layer, Part
+from gpu_fabric.fabric.layer import HelmRelease, Layer, Part
 from tests.support.scheduling import (
     GPU_PRESENT,
     NodeGroup,

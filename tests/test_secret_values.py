@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from components.plan.runner import run_plan, run_spec
-from components.plan.stackfile import SECRET_PLACEHOLDER, parse_stack_text
-from components.render import render
-from components.spec import load_spec
+from gpu_fabric.plan.runner import run_plan, run_spec
+from gpu_fabric.plan.stackfile import SECRET_PLACEHOLDER, parse_stack_text
+from gpu_fabric.render import render
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
 RELEASE = "kubernetes:helm.sh/v3:Release"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from components.catalog import Cloud
-from components.errors import SpecError
-from components.plan.stackfile import available_stacks, load_stack_file, parse_stack_text
-from components.spec import ClusterSpec, load_spec, spec_json_schema
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file, parse_stack_text
+from gpu_fabric.spec import ClusterSpec, load_spec, spec_json_schema
 from tests.specs import CLOUDS, spec_dict, with_pool
 
 BAD = Path(__file__).parent / "data" / "bad_stacks"
@@ -142,7 +142,7 @@ def test_mig_profile_is_checked_against_the_gpu_model() -> None:
 @pytest.mark.parametrize("path", sorted(BAD.glob("*.yaml")), ids=lambda p: p.stem)
 def test_bad_stack_plans_nothing(path: Path, capsys) -> None:
     """`plan` refuses before the program runs: exit 1, no resource on stdout, field on stderr."""
-    from components.cli import main
+    from gpu_fabric.cli import main
 
     assert main(["plan", "--config", str(path), "--quiet"]) == 1
     captured = capsys.readouterr()

@@ -1,6 +1,6 @@
 """Every spec rule at its edges, with the whole message written out.
 
-Written against the mutation run of ``components/spec`` (``scripts/mutation.py spec``,
+Written against the mutation run of ``components/gpu_fabric/spec`` (``scripts/mutation.py spec``,
 docs/mutation.md): a rule tested only with ``in`` / ``startswith``, or only far from
 its boundary, let wrong versions of it pass. Each expected problem here is the full
 rendered line, ``<path>: <message> (got <value>)``, so the field, the bad value and
@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from components.errors import Problem, SpecError
-from components.spec import (
+from gpu_fabric.errors import Problem, SpecError
+from gpu_fabric.spec import (
     AcceptanceSpec,
     AddonSpec,
     CapacitySpec,
@@ -831,7 +831,7 @@ def test_value_error_prefix_is_dropped_and_input_shown() -> None:
 def test_a_model_level_error_pointing_at_a_field_of_the_top_level() -> None:
     from pydantic_core import PydanticCustomError
 
-    from components.spec.base import _fail
+    from gpu_fabric.spec.base import _fail
 
     failure = _fail("k", "bad {x}", at="name", got="N", x=1)
     assert isinstance(failure, PydanticCustomError)
@@ -854,7 +854,7 @@ def test_unknown_key_where_no_model_is_known_has_no_hint() -> None:
 
 
 def test_unknown_key_below_a_dict_field_has_no_hint() -> None:
-    from components.spec.loading import _valid_keys
+    from gpu_fabric.spec.loading import _valid_keys
 
     assert _valid_keys(("tags",)) == []
     assert _valid_keys(("nope",)) == []
@@ -980,8 +980,8 @@ def test_each_rule_raises_its_own_error_type(
 
 def test_location_problems_of_the_region_tables_are_reported_with_the_others() -> None:
     """us-east-1-a starts with its region but is no AWS AZ name: <region><letter>
-    (docs.aws.amazon.com "Regions and Zones"); components/regions.py refuses it,
-    together with the missing api_access (components/security.py)."""
+    (docs.aws.amazon.com "Regions and Zones"); components/gpu_fabric/regions.py refuses it,
+    together with the missing api_access (components/gpu_fabric/security.py)."""
     data = spec_dict("aws", api_access=None, location={"region": "us-east-1",
                                                        "zone": "us-east-1-a"})
     lines = problems(data)
@@ -995,7 +995,7 @@ def test_location_problems_of_the_region_tables_are_reported_with_the_others() -
 def test_machine_names_are_unique_across_clouds() -> None:
     """``GpuNodePoolSpec.machine`` looks the name up without the cloud: a name listed by
     two clouds would give a pool the other cloud's machine."""
-    from components import catalog
+    from gpu_fabric import catalog
 
     names = [m.name for m in catalog.MACHINES]
     assert len(names) == len(set(names))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.errors import SpecError
-from components.spec import load_spec
+from gpu_fabric.errors import SpecError
+from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from components.plan.stackfile import available_stacks, load_stack_file
-from components.spec import load_spec
+from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.spec import load_spec
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "stacks.md"
 
@@ -18,7 +18,7 @@ def _sections() -> dict[str, str]:
     return dict(zip(parts[1::2], parts[2::2], strict=True))
 
 
-FIX = "run `python -m components docs --write`, then complete the section it adds"
+FIX = "run `python -m gpu_fabric docs --write`, then complete the section it adds"
 
 
 def test_sections_are_exactly_the_stacks() -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from components.cli import main
-from components.cli.stacks import stacks_touched
-from components.plan.project import find_project
+from gpu_fabric.cli import main
+from gpu_fabric.cli.stacks import stacks_touched
+from gpu_fabric.plan.project import find_project
 
 STACK = """config:
   gpu-fabric:cluster:
@@ -91,7 +91,8 @@ def test_a_program_change_in_the_project_touches_every_stack() -> None:
                           "infra") == ["a"]
     # This repository's own layout: project at the top, stacks in stacks/.
     assert stacks_touched(["stacks/Pulumi.b.yaml"], ["a", "b"], "stacks", ".") == ["b"]
-    assert stacks_touched(["components/spec.py"], ["a", "b"], "stacks", ".") == ["a", "b"]
+    library = ["components/gpu_fabric/spec.py"]
+    assert stacks_touched(library, ["a", "b"], "stacks", ".") == ["a", "b"]
 
 
 def test_without_pulumi_yaml_the_stacks_folder_of_the_cwd_is_used(

@@ -167,7 +167,7 @@ def _refresh_script():  # type: ignore[no-untyped-def]
 
 
 def test_upstream_copies_are_at_the_pinned_versions() -> None:
-    """A version bump in components/versions.py without scripts/refresh_upstream.py fails."""
+    """A version bump in gpu_fabric/versions.py without scripts/refresh_upstream.py fails."""
     script = _refresh_script()
     pins = script.pinned_versions()
     sources = json.loads((UPSTREAM / "sources.json").read_text())
@@ -182,7 +182,7 @@ def test_upstream_copies_are_at_the_pinned_versions() -> None:
 # -- CRDs the project installs itself ----------------------------------------------------
 
 # Own CRDs known to differ from upstream's schema (none: the MPIJob CRD is now
-# kubeflow/mpi-operator v0.6.0's, shipped in components/nccl/crds/).
+# kubeflow/mpi-operator v0.6.0's, shipped in components/gpu_fabric/nccl/crds/).
 OWN_CRD_DEFECTS: dict[str, str] = {}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from components.plan.values import SECRET, UNKNOWN
+from gpu_fabric.plan.values import SECRET, UNKNOWN
 from tests.support.provider_schema import args_class, check_inputs, is_custom_resource
 from tests.support.variants import plan_of, usable
 

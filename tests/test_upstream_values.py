@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from components import versions
+from gpu_fabric import versions
 from tests.support.helm_values import FREE_FORM, check_values, has_upstream
 from tests.support.variants import plan_of, usable
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from components.cli.urns import URN_DIR
-from components.plan import urns as urnfile
-from components.plan.model import PlannedResource, PlanResult
-from components.plan.stackfile import available_stacks
+from gpu_fabric.cli.urns import URN_DIR
+from gpu_fabric.plan import urns as urnfile
+from gpu_fabric.plan.model import PlannedResource, PlanResult
+from gpu_fabric.plan.stackfile import available_stacks
 
-HOW = "if intended: python -m components urns --write (renames need a pulumi.Alias)"
+HOW = "if intended: python -m gpu_fabric urns --write (renames need a pulumi.Alias)"
 
 
 @pytest.mark.parametrize("stack", available_stacks())

@@ -48,7 +48,7 @@ def test_workflow_runs_tests_offline_diff_and_previews() -> None:
     assert set(jobs) == {"test", "stacks", "diff", "preview"}
     assert any(s.get("run") == "make test" for s in jobs["test"]["steps"])
     diff_runs = " ".join(s.get("run", "") for s in jobs["diff"]["steps"])
-    assert "components diff --stack" in diff_runs and "--base-ref" in diff_runs
+    assert "gpu_fabric diff --stack" in diff_runs and "--base-ref" in diff_runs
     assert "gh pr comment" in diff_runs
     pulumi_steps = [
         s for s in jobs["preview"]["steps"] if s.get("uses", "").startswith("pulumi/actions@")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.fabric.workload import FragmentError, fragment_for, pod_fragment
+from gpu_fabric.fabric.workload import FragmentError, fragment_for, pod_fragment
 from tests.fabric_helpers import existing, fabric_of
 
 

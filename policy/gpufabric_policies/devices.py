@@ -2,7 +2,7 @@
 
 A P5 with 31 EFA interfaces or an A4 node pool with 7 RDMA networks still boots
 and passes a single-node test, then runs multi-node NCCL at a fraction of the line
-rate. The expected counts come from ``components.catalog`` (the one place machine
+rate. The expected counts come from ``gpu_fabric.catalog`` (the one place machine
 numbers live), never from this module.
 """
 

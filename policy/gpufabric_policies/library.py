@@ -1,38 +1,15 @@
-"""The gpu-fabric names the validators read, from whichever library is importable.
+"""The gpu-fabric names the validators read, from the one library package.
 
-Why: the wheel installs the library as ``gpu_fabric`` (setup.py renames the
-package so a team's own ``components/`` cannot shadow it); a checkout has it as
-``components`` (and ``gpu_fabric`` as an alias of it). Importing ``components``
-directly would miss the installed wheel, or read a team's unrelated package.
-So: ``gpu_fabric`` first, ``components`` second. Type checkers see the checkout.
+Why a module of its own: the validators read machine numbers and GPU taint keys
+from the library (``gpu_fabric``, installed or the checkout this pack belongs to;
+``policy/__main__.py`` puts the checkout's ``components/`` folder on the path when
+the library is not installed). One import site keeps that dependency visible.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from components.catalog import Cloud, FabricKind, Machine, UnknownMachineError, get_machine
-    from components.fabric.taints import GPU_TAINT_KEYS
-else:
-    try:
-        from gpu_fabric.catalog import (
-            Cloud,
-            FabricKind,
-            Machine,
-            UnknownMachineError,
-            get_machine,
-        )
-        from gpu_fabric.fabric.taints import GPU_TAINT_KEYS
-    except ImportError:
-        from components.catalog import (
-            Cloud,
-            FabricKind,
-            Machine,
-            UnknownMachineError,
-            get_machine,
-        )
-        from components.fabric.taints import GPU_TAINT_KEYS
+from gpu_fabric.catalog import Cloud, FabricKind, Machine, UnknownMachineError, get_machine
+from gpu_fabric.fabric.taints import GPU_TAINT_KEYS
 
 __all__ = ["GPU_TAINT_KEYS", "Cloud", "FabricKind", "Machine", "UnknownMachineError",
            "get_machine"]

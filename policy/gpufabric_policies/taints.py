@@ -3,7 +3,7 @@
 Without the taint, ordinary pods fill GPU nodes; without the toleration, the
 fabric agents (Multus, device plugins, RDMA plugins) never run on the GPU nodes
 and every fabric pod stays Pending. The keys are the project's own table,
-``components.fabric.taints.GPU_TAINT_KEYS``.
+``gpu_fabric.fabric.taints.GPU_TAINT_KEYS``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The CRDs are upstream's own files, copied into ``tests/data/upstream/crds/`` with
 their provenance (``tests/data/upstream/sources.json``: repository, tag, path,
 commit, sha256; ``scripts/refresh_upstream.py`` refreshes them when
-``components/versions.py`` moves). A custom resource is checked the way an API
+``components/gpu_fabric/versions.py`` moves). A custom resource is checked the way an API
 server with strict field validation checks it on create:
 
 * structural schema: types, enums, patterns, bounds, ``required`` (via jsonschema);

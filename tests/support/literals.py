@@ -5,12 +5,12 @@ Each is the expected value, not computed by the code under test; its source is c
 
 from __future__ import annotations
 
-# PROJECT (components/fabric/manifests/common.py MANAGED_BY): every object the layer
+# PROJECT (components/gpu_fabric/fabric/manifests/common.py MANAGED_BY): every object the layer
 # creates carries it.
 MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
 
 # PROJECT: what every node agent and chart of the layer tolerates, in order
-# (components/fabric/taints.py: GPU_TAINT_KEYS of every cloud -- nvidia.com/gpu,
+# (components/gpu_fabric/fabric/taints.py: GPU_TAINT_KEYS of every cloud -- nvidia.com/gpu,
 # amd.com/gpu, AKS sku, aws.amazon.com/efa -- and CriticalAddonsOnly with operator
 # Exists, then BLANKET_TOLERATIONS; docs/api.md "Node agents ... tolerate every GPU
 # taint key by name plus any NoSchedule / NoExecute taint"; docs/policy.md

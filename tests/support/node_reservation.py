@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 
-from components.catalog import Cloud, Machine
+from gpu_fabric.catalog import Cloud, Machine
 
 EVICTION_HARD_MIB = 100
 VM_MEMORY_OVERHEAD = 0.075

@@ -33,7 +33,7 @@ import pulumi
 from pulumi import _types as pulumi_types
 from pulumi.runtime import rpc
 
-from components.plan.values import SECRET, UNKNOWN
+from gpu_fabric.plan.values import SECRET, UNKNOWN
 
 PLACEHOLDERS = (SECRET, UNKNOWN)
 _ANY = object()

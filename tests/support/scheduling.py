@@ -12,7 +12,7 @@ Checks (each problem is a sentence naming the workload and the pool):
   selector and required node affinity matched);
 * every operator Deployment/StatefulSet has a node to run on;
 * a full-node and the smallest partial-node training pod of each GPU pool, built with
-  :func:`components.fabric.workload.pod_fragment` (what the Kyverno policies
+  :func:`gpu_fabric.fabric.workload.pod_fragment` (what the Kyverno policies
   inject), lands on its pool, fits the node's allocatable (GPUs, NICs, pooled
   devices, hugepages; DRA claims against the node's GPUs and fabric NICs), and finds
   what it references (NADs, claim templates, ConfigMaps) in every workload namespace,
@@ -39,18 +39,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.catalog import Cloud, FabricKind, GpuVendor, Machine, get_machine
-from components.fabric.description import (
+from gpu_fabric.catalog import Cloud, FabricKind, GpuVendor, Machine, get_machine
+from gpu_fabric.fabric.description import (
     POOL_LABEL,
     DevicePlugin,
     FabricDescription,
     describe_cluster,
 )
-from components.fabric.layer import Layer
-from components.fabric.shapes import served_counts
-from components.fabric.workload import FragmentError, pod_fragment
-from components.plan import PlanResult
-from components.spec import ClusterSpec
+from gpu_fabric.fabric.layer import Layer
+from gpu_fabric.fabric.shapes import served_counts
+from gpu_fabric.fabric.workload import FragmentError, pod_fragment
+from gpu_fabric.plan import PlanResult
+from gpu_fabric.spec import ClusterSpec
 from tests.support.helm_values import chart_defaults, subcharts
 from tests.support.node_reservation import host_allocatable
 
@@ -60,7 +60,7 @@ NFD_NVIDIA_GPU = "feature.node.kubernetes.io/pci-10de.present"
 NFD_MELLANOX_NIC = "feature.node.kubernetes.io/pci-15b3.present"
 GPU_PRESENT = "nvidia.com/gpu.present"
 # EKS AL2023 nodes with EFA pre-allocate 5128 x 2 MiB hugepages (amazon-eks-ami
-# install-efa.sh; EKS node-efa doc), the smallest figure components/clouds/aws/fabric.py
+# install-efa.sh; EKS node-efa doc), the smallest figure components/gpu_fabric/clouds/aws/fabric.py
 # quotes: 10256Mi.
 EFA_NODE_HUGEPAGES_MI = 5128 * 2
 # network-operator v26.4.1 (85afd6d) controllers/nicclusterpolicy_controller.go
@@ -595,7 +595,7 @@ def _claim_counts(template: Mapping[str, Any], fabric: FabricDescription) -> tup
 def training_pod_sizes(fabric: FabricDescription) -> list[int]:
     """The full node, and the smallest partial-node pod the pool serves (pools whose NICs
     only a whole-node pod can use, e.g. DOKS host-device, serve no partial pod:
-    components.fabric.shapes says why)."""
+    gpu_fabric.fabric.shapes says why)."""
     full = fabric.machine.gpus
     partial = [n for n in served_counts(fabric) if n < full]
     return [full, *partial[:1]]

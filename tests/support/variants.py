@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from components.fabric.description import describe_cluster
-from components.fabric.layer import Layer, build_layer
-from components.plan import PlanResult, load_stack_file, run_spec
-from components.plan.stackfile import available_stacks
-from components.spec import ClusterSpec, load_spec
+from gpu_fabric.fabric.description import describe_cluster
+from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.plan import PlanResult, load_stack_file, run_spec
+from gpu_fabric.plan.stackfile import available_stacks
+from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import CLOUDS, spec_dict, with_pool
 
 TEAMS = [
@@ -55,7 +55,7 @@ VARIANTS = _variants()
 def spec_of(variant: str) -> ClusterSpec | None:
     """The validated spec, or None when the spec layer refuses the variant (e.g. a cloud
     without DRA): refusals are covered by the spec tests."""
-    from components.preflight import check_spec
+    from gpu_fabric.preflight import check_spec
 
     try:
         spec = load_spec(VARIANTS[variant])

@@ -1,0 +1,171 @@
+"""Azure's ND machines, their InfiniBand NCCL profiles and their PCI topologies
+(the NCCL_TOPO_FILE the Azure layer renders), side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from gpu_fabric.catalog.gpus import A100_40, A100_80, GB200, GB300, H100_80, H200_141, MI300X
+from gpu_fabric.catalog.model import (
+    DERIVED_RDMA,
+    NO_FABRIC,
+    Cloud,
+    FabricKind,
+    Machine,
+    NcclProfile,
+    NumaNode,
+    PciSwitch,
+    PciTopology,
+    _derived,
+    _env,
+    _names,
+)
+
+# Azure ND-series InfiniBand (NCCL's built-in IB transport).
+AZURE_IB = NcclProfile(
+    transport="NET/IB",
+    net="IB",
+    plugin=None,
+    env=_env(
+        NCCL_IB_HCA="mlx5",
+        NCCL_IB_PCI_RELAXED_ORDERING="1",
+        NCCL_SOCKET_IFNAME="eth0",
+        NCCL_NET_GDR_LEVEL="SYS",
+        NCCL_IGNORE_CPU_AFFINITY="1",
+        CUDA_DEVICE_ORDER="PCI_BUS_ID",
+    ),
+)
+AZURE_IB_GB = NcclProfile(
+    transport="NET/IB",
+    net="IB",
+    plugin=None,
+    env=_env(
+        NCCL_IB_HCA="mlx5",
+        NCCL_SOCKET_IFNAME="eth0",
+        NCCL_MNNVL_ENABLE="1",
+        NCCL_NVLS_ENABLE="1",
+        NCCL_IB_SL="1",
+        NCCL_NET_GDR_C2C="1",
+        NCCL_DMABUF_ENABLE="1",
+    ),
+)
+_AZURE = ("shared/reference/azure.md", "learn.microsoft.com ND-series size pages")
+
+
+def _sw(busid: str, *pairs: tuple[str, str]) -> PciSwitch:
+    return PciSwitch(busid, tuple(pairs))
+
+
+AZURE_TOPOLOGIES: Mapping[str, PciTopology] = MappingProxyType({
+    "ndv4": PciTopology(
+        "ndv4", "AuthenticAMD", 23, 49, "16 GT/s", 16, (
+            NumaNode(0, "00000000,00000000,00ffffff", (
+                _sw("ffff:ff:01.0", ("0003:00:00.0", "0103:00:00.0"),
+                    ("0004:00:00.0", "0104:00:00.0")),
+            )),
+            NumaNode(1, "00000000,0000ffff,ff000000", (
+                _sw("ffff:ff:02.0", ("0001:00:00.0", "0101:00:00.0"),
+                    ("0002:00:00.0", "0102:00:00.0")),
+            )),
+            NumaNode(2, "000000ff,ffff0000,00000000", (
+                _sw("ffff:ff:03.0", ("000d:00:00.0", "0107:00:00.0"),
+                    ("000e:00:00.0", "0108:00:00.0")),
+            )),
+            NumaNode(3, "ffffff00,00000000,00000000", (
+                _sw("ffff:ff:04.0", ("000b:00:00.0", "0105:00:00.0"),
+                    ("000c:00:00.0", "0106:00:00.0")),
+            )),
+        ),
+    ),
+    "ndv5": PciTopology(
+        "ndv5", "GenuineIntel", 6, 143, "32.0 GT/s PCIe", 16, (
+            NumaNode(0, "00000000,0000ffff,ffffffff", (
+                _sw("ffff:ff:01.0", ("0001:00:00.0", "0101:00:00.0")),
+                _sw("ffff:ff:02.0", ("0002:00:00.0", "0102:00:00.0")),
+                _sw("ffff:ff:03.0", ("0003:00:00.0", "0103:00:00.0")),
+                _sw("ffff:ff:04.0", ("0008:00:00.0", "0104:00:00.0")),
+            )),
+            NumaNode(1, "ffffffff,ffff0000,00000000", (
+                _sw("ffff:ff:05.0", ("0009:00:00.0", "0105:00:00.0")),
+                _sw("ffff:ff:06.0", ("000a:00:00.0", "0106:00:00.0")),
+                _sw("ffff:ff:07.0", ("000b:00:00.0", "0107:00:00.0")),
+                _sw("ffff:ff:08.0", ("000c:00:00.0", "0108:00:00.0")),
+            )),
+        ),
+    ),
+})
+
+
+# Host vCPUs and memory (GiB): the "Host specifications" table of each size-series page
+# on learn.microsoft.com (azure/virtual-machines/sizes/gpu-accelerated/*-series), whose
+# source is MicrosoftDocs/azure-compute-docs articles/virtual-machines/sizes/
+# gpu-accelerated/includes/<file named beside each machine>; NC sizes are the smallest
+# size of their series (nca100v4-series.md "Sizes in series"; the ncadsh100v5 range's
+# lower bound, 40 vCPUs / 320 GiB, is NC40ads).
+
+MACHINES: tuple[Machine, ...] = (
+    # --------------------------------------------------------------- Azure --
+    Machine(
+        Cloud.AZURE, "Standard_ND96asr_v4", "ND A100 v4", A100_40, 8,
+        FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
+        180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
+        _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        host_vcpus=96, host_memory_gib=900,  # ndasra100v4-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND96amsr_A100_v4", "NDm A100 v4", A100_80, 8,
+        FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
+        180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
+        _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        host_vcpus=96, host_memory_gib=1900,  # ndma100v4-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND96isr_H100_v5", "ND H100 v5", H100_80, 8,
+        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
+        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
+        nic_names=_names("ib", 8), topology="ndv5",
+        notes="Azure's 8-node SHARP baseline is ~450 GB/s (fail < 300); no 2-node figure.",
+        host_vcpus=96, host_memory_gib=1900,  # ndh100v5-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND96isr_H200_v5", "ND H200 v5", H200_141, 8,
+        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
+        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
+        nic_names=_names("ib", 8), topology="ndv5",
+        host_vcpus=96, host_memory_gib=1850,  # nd-h200-v5-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND96isr_MI300X_v5", "ND MI300X v5", MI300X, 8,
+        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
+        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE, nic_names=_names("ib", 8),
+        host_vcpus=96, host_memory_gib=1850,  # ndmi300xv5-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND128isr_NDR_GB200_v6", "ND GB200 v6", GB200, 4,
+        FabricKind.INFINIBAND, 4, 400, 1600, None, AZURE_IB_GB,
+        _derived(4, 400, 0.7), DERIVED_RDMA, _AZURE,
+        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
+        host_vcpus=128, host_memory_gib=900,  # nd-gb200-v6-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_ND128isr_GB300_v6", "ND GB300 v6", GB300, 4,
+        FabricKind.INFINIBAND, 4, 800, 3200, None, AZURE_IB_GB,
+        round(200 * 0.85, 1),
+        "measured: 85% of ~200 GB/s inter-rack IB-only all_reduce (ai-infrastructure-on-azure)",
+        _AZURE, cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
+        host_vcpus=128, host_memory_gib=864,  # nd-gb300-v6-series-specs.md
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_NC24ads_A100_v4", "NC A100 v4", A100_80, 1,
+        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        host_vcpus=24, host_memory_gib=220,  # nca100v4-series.md size table
+    ),
+    Machine(
+        Cloud.AZURE, "Standard_NC40ads_H100_v5", "NC H100 v5", H100_80, 1,
+        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        host_vcpus=40, host_memory_gib=320,  # ncadsh100v5-series-specs.md
+    ),
+)

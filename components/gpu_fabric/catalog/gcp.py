@@ -1,0 +1,149 @@
+"""Google Cloud's GPU machines and their NCCL profiles (gIB, TCPX, TCPXO)."""
+
+from __future__ import annotations
+
+from gpu_fabric import versions as _versions
+from gpu_fabric.catalog import gcp_nccl as _gcp_nccl
+from gpu_fabric.catalog.gpus import A100_40, B200, GB200, H100_80, H200_141, L4
+from gpu_fabric.catalog.model import (
+    DERIVED_RDMA,
+    DERIVED_TCP,
+    NO_FABRIC,
+    Cloud,
+    FabricKind,
+    Machine,
+    NcclProfile,
+    _derived,
+    _env,
+    _names,
+)
+
+
+# GKE RDMA (A3 Ultra, A4, A4X): the gIB plugin, installed by nccl-rdma-installer, with
+# Google's set_nccl_env.sh tuning; GKE A3 Mega: GPUDirect-TCPXO ("FasTrak") plugin +
+# RxDM sidecar. Both envs come from components/gpu_fabric/catalog/gcp_nccl.py at the pinned
+# installer versions (one table per plugin).
+def _gke_gib(
+    machine: str, installer: str = _versions.GKE_NCCL_RDMA_INSTALLER.tag
+) -> NcclProfile:
+    return NcclProfile(
+        transport="NET/gIB",
+        net="gIB",
+        plugin="nccl-plugin-gib",
+        env=_gcp_nccl.gib_env(installer, machine),
+    )
+
+
+GKE_TCPXO = NcclProfile(
+    transport="NET/FasTrak",
+    net="FasTrak",
+    plugin="nccl-plugin-gpudirecttcpx (TCPXO)",
+    env=_gcp_nccl.tcpxo_env(_versions.GKE_TCPXO_INSTALLER.tag),
+)
+GKE_TCPX = NcclProfile(
+    transport="NET/GPUDirectTCPX",
+    net="GPUDirectTCPX_v7",
+    plugin="nccl-plugin-gpudirecttcpx",
+    env=_env(
+        LD_LIBRARY_PATH="/usr/local/nvidia/lib64",
+        NCCL_SOCKET_IFNAME="eth0",
+        NCCL_GPUDIRECTTCPX_SOCKET_IFNAME="eth1,eth2,eth3,eth4",
+        NCCL_GPUDIRECTTCPX_CTRL_DEV="eth0",
+        NCCL_GPUDIRECTTCPX_TX_BINDINGS="eth1:8-21,112-125;eth2:8-21,112-125;"
+        "eth3:60-73,164-177;eth4:60-73,164-177",
+        NCCL_GPUDIRECTTCPX_RX_BINDINGS="eth1:22-35,126-139;eth2:22-35,126-139;"
+        "eth3:74-87,178-191;eth4:74-87,178-191",
+        NCCL_GPUDIRECTTCPX_PROGRAM_FLOW_STEERING_WAIT_MICROS="500000",
+        NCCL_GPUDIRECTTCPX_UNIX_CLIENT_PREFIX="/run/tcpx",
+        NCCL_CROSS_NIC="0",
+        NCCL_ALGO="Ring",
+        NCCL_PROTO="Simple",
+        NCCL_NSOCKS_PERTHREAD="4",
+        NCCL_SOCKET_NTHREADS="1",
+        NCCL_DYNAMIC_CHUNK_SIZE="524288",
+        NCCL_P2P_NET_CHUNKSIZE="524288",
+        NCCL_P2P_PCI_CHUNKSIZE="524288",
+        NCCL_P2P_NVL_CHUNKSIZE="1048576",
+        NCCL_BUFFSIZE="4194304",
+        NCCL_MAX_NCHANNELS="8",
+        NCCL_MIN_NCHANNELS="8",
+        NCCL_NET_GDR_LEVEL="PIX",
+        NCCL_P2P_PXN_LEVEL="0",
+    ),
+)
+
+
+_GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth")
+
+
+# Host vCPUs and memory (GiB). A3 High: cloud.google.com/compute/docs/accelerator-optimized-
+# machines ("The A3 machine series has 208 vCPUs, and 1,872 GB of memory", when A3 High was its
+# only type). The other machine tables of that page were not readable here; their figures are
+# Google's own static machine-type table in GKE's cluster autoscaler,
+# GoogleCloudPlatform/cluster-autoscaler pkg/cloudprovider/gke/machinetypes/
+# deprecated_machine_types_config.go (commit 7d25050), NewMachineTypeInfo(name, cpu, memoryGb)
+# beside each machine; it also lists a3-highgpu-8g as (208, 1872), the page's figures. The
+# page's "GB" is GiB: machine_type.go NewMachineTypeInfo stores memoryGb x units.GiB.
+
+MACHINES: tuple[Machine, ...] = (
+    # ----------------------------------------------------------------- GCP --
+    Machine(
+        Cloud.GCP, "a3-highgpu-8g", "A3 High", H100_80, 8,
+        FabricKind.TCPX, 4, 200, 800, 8244, GKE_TCPX,
+        _derived(4, 200, 0.6), DERIVED_TCP, _GCP,
+        nic_names=tuple(f"eth{i}" for i in range(1, 5)),
+        local_ssd_count=16, accelerator="nvidia-h100-80gb", general_nics=1,
+        notes="cluster-toolkit CI floor 25 GB/s is on the Avg line, not comparable.",
+        host_vcpus=208, host_memory_gib=1872,  # 208 vCPUs, 1,872 GB
+    ),
+    Machine(
+        Cloud.GCP, "a3-megagpu-8g", "A3 Mega", H100_80, 8,
+        FabricKind.TCPXO, 8, 200, 1600, 8244, GKE_TCPXO,
+        _derived(8, 200, 0.6), DERIVED_TCP, _GCP,
+        nic_names=tuple(f"eth{i}" for i in range(1, 9)),
+        local_ssd_count=16, accelerator="nvidia-h100-mega-80gb", general_nics=1,
+        notes="cluster-toolkit CI floor 30 GB/s is on the Avg line, not comparable.",
+        host_vcpus=208, host_memory_gib=1872,  # NewMachineTypeInfo("a3-megagpu-8g", 208, 1872)
+    ),
+    Machine(
+        Cloud.GCP, "a3-ultragpu-8g", "A3 Ultra", H200_141, 8,
+        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a3-ultragpu-8g"),
+        _derived(8, 400, 0.7), DERIVED_RDMA, _GCP,
+        nic_names=_names("gpu", 8, "rdma0"),
+        local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
+        host_vcpus=224, host_memory_gib=2952,  # NewMachineTypeInfo("a3-ultragpu-8g", 224, 2952)
+    ),
+    Machine(
+        Cloud.GCP, "a4-highgpu-8g", "A4", B200, 8,
+        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a4-highgpu-8g"),
+        _derived(8, 400, 0.7), DERIVED_RDMA,
+        (*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
+        nic_names=_names("gpu", 8, "rdma0"),
+        local_ssd_count=32, accelerator="nvidia-b200", general_nics=2, gpus_per_pcie_root=2,
+        notes="Seed: GPU0/GPU1 + 2 NICs share a PCIe root (2-gpu-nic-aligned). "
+        "1 GPU + 1 NIC per node, all_gather 1 GiB = 36.67 / 45.14 GB/s "
+        "(73% / 90% of the 50 GB/s one NIC gives).",
+        host_vcpus=224, host_memory_gib=3968,  # NewMachineTypeInfo("a4-highgpu-8g", 224, 3968)
+    ),
+    Machine(
+        Cloud.GCP, "a4x-highgpu-4g", "A4X", GB200, 4,
+        FabricKind.ROCE, 4, 400, 1600, 8896, _gke_gib("a4x-highgpu-4g"),
+        _derived(4, 400, 0.7), DERIVED_RDMA, _GCP,
+        cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
+        accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,
+        notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
+        host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
+    ),
+    Machine(
+        Cloud.GCP, "a2-highgpu-8g", "A2", A100_40, 8,
+        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
+        accelerator="nvidia-tesla-a100",
+        host_vcpus=96, host_memory_gib=680,  # NewMachineTypeInfo("a2-highgpu-8g", 96, 680)
+    ),
+    Machine(
+        Cloud.GCP, "g2-standard-48", "G2", L4, 4,
+        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
+        accelerator="nvidia-l4",
+        host_vcpus=48, host_memory_gib=192,  # NewMachineTypeInfo("g2-standard-48", 48, 192)
+    ),
+)

@@ -1,0 +1,25 @@
+"""``schema``: print the JSON schema of the ``gpu-fabric:cluster`` config value."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from gpu_fabric.cli.common import EXIT_OK
+from gpu_fabric.spec import spec_json_schema
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("schema", help="print the JSON schema of gpu-fabric:cluster")
+    parser.add_argument("--out", help="write to this file instead of stdout")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = json.dumps(spec_json_schema(), indent=2, sort_keys=True) + "\n"
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    else:
+        print(text, end="")
+    return EXIT_OK

@@ -1,0 +1,298 @@
+"""What an EKS GPU cluster looks like, as plain data (pure; no SDK).
+
+Everything here is derived from the spec and the machine catalog before any
+resource exists, so a spec that cannot be built is refused first:
+
+* the address plan: one private subnet per control-plane AZ, one public subnet
+  per AZ (NAT, load balancers) and one private GPU subnet in ``location.zone``
+  (EFA traffic never crosses an AZ);
+* per GPU pool: the EFA interfaces of its launch template (one per network card
+  that has EFA, counts from the catalog), placement group or not, capacity
+  settings (ODCR, Capacity Block), AMI type.
+
+Interface layouts (``aws.efa_interface_layout``):
+
+* ``ena-primary`` (default, current EC2 guidance): card 0 device 0 is a plain ENA
+  (``interface``) that carries the node's IP; every EFA is ``efa-only`` (no IP, so
+  a p5 uses 1 address instead of 32 and Linux multi-IP routing stays simple). The
+  EFA on card 0 (if card 0 has one) is device 1; on the other cards device 0.
+* ``efa-primary`` (older guidance, eksctl/pulumi-eks): card 0 device 0 is a
+  combined EFA+ENA (``efa``); the other cards carry ``efa-only`` at device index 1.
+  On machines whose card 0 has no EFA (p6-b300) the primary stays ENA.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gpu_fabric import versions
+from gpu_fabric.catalog import FabricKind, Machine
+from gpu_fabric.clouds.aws.options import AwsOptions
+from gpu_fabric.fabric.problems import refuse
+
+if TYPE_CHECKING:
+    from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
+
+MAX_AZS = 6
+# Blocks of network.cidr: 16 equal blocks; private AZ subnets 0..5, GPU 7, public 8..13.
+_BLOCK_BITS = 4
+_GPU_BLOCK = 7
+_PUBLIC_BASE = 8
+DEFAULT_SYSTEM_INSTANCE = "m7i.xlarge"
+AMI_X86_NVIDIA = "AL2023_x86_64_NVIDIA"
+AMI_ARM_NVIDIA = "AL2023_ARM_64_NVIDIA"
+AMI_TYPES = (AMI_X86_NVIDIA, AMI_ARM_NVIDIA)
+EFA_TYPE = "efa"
+EFA_ONLY_TYPE = "efa-only"
+ENA_TYPE = "interface"
+
+
+def options_of(spec: ClusterSpec) -> AwsOptions:
+    return spec.aws or AwsOptions()
+
+
+def partition(region: str) -> str:
+    """The ARN partition of a region (managed policy ARNs differ in China / GovCloud)."""
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+@dataclass(frozen=True)
+class SubnetPlan:
+    key: str  # stable name part: private-0, public-0, gpu
+    zone: str
+    cidr: str
+    public: bool
+
+
+@dataclass(frozen=True)
+class NetworkPlan:
+    zones: tuple[str, ...]
+    gpu_zone: str
+    private: tuple[SubnetPlan, ...]
+    public: tuple[SubnetPlan, ...]
+    gpu: SubnetPlan
+    nat_zones: tuple[str, ...]  # AZs with a NAT gateway (one, or one per AZ)
+
+
+def _next_zone(zone: str) -> str:
+    return zone[:-1] + chr(ord(zone[-1]) + 1) if zone[-1] < "z" else zone[:-1] + "a"
+
+
+def control_plane_zones(spec: ClusterSpec) -> tuple[str, ...]:
+    opts = options_of(spec)
+    region = spec.location.region
+    gpu_zone = str(spec.location.zone)
+    zones = tuple(opts.availability_zones) or (gpu_zone, _next_zone(gpu_zone))
+    for i, zone in enumerate(zones):
+        if not re.match(rf"^{re.escape(region)}[a-z]$", zone):
+            refuse(
+                f"aws.availability_zones[{i}]",
+                f"'{zone}' is not an availability zone of region {region} "
+                f"(expected e.g. {region}a)",
+                zone,
+            )
+    if gpu_zone not in zones:
+        refuse(
+            "aws.availability_zones",
+            f"must include the GPU zone location.zone ({gpu_zone}) so the GPU subnet has a "
+            f"NAT route in its own AZ; e.g. [{gpu_zone}, {_next_zone(gpu_zone)}]",
+            list(zones),
+        )
+    if len(zones) > MAX_AZS:
+        refuse("aws.availability_zones", f"at most {MAX_AZS} AZs are supported", list(zones))
+    return zones
+
+
+def network_plan(spec: ClusterSpec) -> NetworkPlan:
+    """Subnets carved from ``network.cidr``: 16 equal blocks, positions fixed by role."""
+    opts = options_of(spec)
+    zones = control_plane_zones(spec)
+    cidr = spec.network.cidr
+    if cidr.prefixlen > 20:
+        refuse(
+            "network.cidr",
+            "an EKS VPC needs at least a /20 (it is split into 16 subnets of which the GPU "
+            "subnet holds every GPU node and pod address); e.g. 10.0.0.0/16",
+            str(cidr),
+        )
+    if spec.network.pod_cidr is not None:
+        refuse(
+            "network.pod_cidr",
+            "EKS pods get VPC addresses from the VPC CNI; remove network.pod_cidr",
+            str(spec.network.pod_cidr),
+        )
+    blocks = list(cidr.subnets(prefixlen_diff=_BLOCK_BITS))
+    private = tuple(
+        SubnetPlan(f"private-{i}", z, str(blocks[i]), False) for i, z in enumerate(zones)
+    )
+    public = tuple(
+        SubnetPlan(f"public-{i}", z, str(blocks[_PUBLIC_BASE + i]), True)
+        for i, z in enumerate(zones)
+    )
+    gpu_zone = str(spec.location.zone)
+    gpu = SubnetPlan("gpu", gpu_zone, str(blocks[_GPU_BLOCK]), False)
+    nat_zones = (gpu_zone,) if opts.single_nat_gateway else zones
+    return NetworkPlan(zones, gpu_zone, private, public, gpu, nat_zones)
+
+
+def service_cidr(spec: ClusterSpec) -> str | None:
+    svc = spec.network.service_cidr
+    if svc is None:
+        return None
+    if not (svc.subnet_of(ipaddress.IPv4Network("10.0.0.0/8"))
+            or svc.subnet_of(ipaddress.IPv4Network("172.16.0.0/12"))
+            or svc.subnet_of(ipaddress.IPv4Network("192.168.0.0/16"))):
+        refuse("network.service_cidr", "EKS needs a private (RFC 1918) service range",
+               str(svc))
+    if not 12 <= svc.prefixlen <= 24:
+        refuse("network.service_cidr", "EKS service ranges are /12 to /24", str(svc))
+    return str(svc)
+
+
+# -- GPU pools -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Interface:
+    """One network interface of the GPU launch template."""
+
+    network_card_index: int
+    device_index: int
+    interface_type: str  # interface | efa | efa-only
+
+    @property
+    def is_efa(self) -> bool:
+        return self.interface_type in (EFA_TYPE, EFA_ONLY_TYPE)
+
+    @property
+    def is_primary(self) -> bool:
+        return self.network_card_index == 0 and self.device_index == 0
+
+
+def network_cards(machine: Machine) -> int:
+    """Network cards of a machine (the catalog's count; EFA count when it lists none)."""
+    return machine.network_cards or machine.fabric_nics
+
+
+def interfaces(machine: Machine, layout: str) -> tuple[Interface, ...]:
+    """The launch template's interfaces: one EFA per EFA-capable card, plus the primary.
+
+    Cards with EFA are the last ``fabric_nics`` cards: when a machine has more cards
+    than EFA devices (p6-b300: 17 cards, 16 EFA), card 0 carries only the primary ENA.
+    """
+    if not machine.has_fabric or machine.fabric is not FabricKind.EFA:
+        return ()
+    cards = network_cards(machine)
+    efa_cards = range(cards - machine.fabric_nics, cards)
+    card0_efa = 0 in efa_cards
+    out: list[Interface] = []
+    if layout == "efa-primary" and card0_efa:
+        out.append(Interface(0, 0, EFA_TYPE))
+    else:
+        out.append(Interface(0, 0, ENA_TYPE))
+        if card0_efa:
+            out.append(Interface(0, 1, EFA_ONLY_TYPE))
+    for card in efa_cards:
+        if card == 0:
+            continue
+        device = 0 if layout == "ena-primary" else 1
+        out.append(Interface(card, device, EFA_ONLY_TYPE))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class PoolPlan:
+    pool: str
+    instance_type: str
+    ami_type: str
+    interfaces: tuple[Interface, ...]
+    placement_group: bool
+    capacity_type: str  # ON_DEMAND | SPOT | CAPACITY_BLOCK
+    reservation_id: str | None
+    market_type: str | None  # capacity-block
+    min_size: int
+    desired_size: int
+    max_size: int
+
+    @property
+    def efa_interfaces(self) -> tuple[Interface, ...]:
+        return tuple(i for i in self.interfaces if i.is_efa)
+
+
+def pool_plan(spec: ClusterSpec, index: int, pool: GpuNodePoolSpec) -> PoolPlan:
+    path = f"node_pools[{index}]"
+    machine = pool.machine
+    opts = options_of(spec)
+    if pool.os_image is not None and pool.os_image not in AMI_TYPES:
+        refuse(f"{path}.os_image",
+               f"on EKS os_image is the node group ami_type; valid: {', '.join(AMI_TYPES)}",
+               pool.os_image)
+    arm = machine.cpu_arch == "arm64"
+    ami = pool.os_image or (AMI_ARM_NVIDIA if arm else AMI_X86_NVIDIA)
+    if (ami == AMI_ARM_NVIDIA) != arm:
+        refuse(f"{path}.os_image",
+               f"{machine.name} is {machine.cpu_arch}; use "
+               f"{AMI_ARM_NVIDIA if arm else AMI_X86_NVIDIA}", ami)
+    capacity = pool.capacity
+    reserved = capacity.type in ("reservation", "capacity_block")
+    if pool.placement == "compact" and reserved:
+        refuse(
+            f"{path}.placement",
+            "a capacity reservation / Capacity Block already fixes where the instances are; "
+            "a new cluster placement group on top of it fails with InsufficientInstanceCapacity. "
+            "Use placement auto or none",
+            pool.placement,
+        )
+    efa = machine.has_fabric and machine.fabric is FabricKind.EFA
+    placement = efa and pool.placement != "none" and not reserved
+    min_size = pool.min_nodes if pool.min_nodes is not None else pool.node_count
+    max_size = pool.max_nodes if pool.max_nodes is not None else max(pool.node_count, 1)
+    return PoolPlan(
+        pool=pool.name,
+        instance_type=machine.name,
+        ami_type=ami,
+        interfaces=interfaces(machine, opts.efa_interface_layout),
+        placement_group=placement,
+        capacity_type={"spot": "SPOT", "capacity_block": "CAPACITY_BLOCK"}.get(
+            capacity.type, "ON_DEMAND"
+        ),
+        reservation_id=capacity.reservation if reserved else None,
+        market_type="capacity-block" if capacity.type == "capacity_block" else None,
+        min_size=min_size,
+        desired_size=pool.node_count,
+        max_size=max_size,
+    )
+
+
+def pool_plans(spec: ClusterSpec) -> list[PoolPlan]:
+    service_cidr(spec)
+    plans = [pool_plan(spec, i, p) for i, p in enumerate(spec.node_pools)]
+    vpc_cni_version(spec, plans)
+    return plans
+
+
+def vpc_cni_version(spec: ClusterSpec, plans: list[PoolPlan]) -> str:
+    """The managed vpc-cni add-on version; refused when too old for efa-only interfaces.
+
+    EKS user guide (node-efa.adoc): EFA-only interfaces need VPC CNI 1.18.5 or later
+    (older ones do not skip them and the node's networking breaks).
+    """
+    wanted = options_of(spec).vpc_cni_version
+    version = wanted or versions.EKS_VPC_CNI_ADDON
+    efa_only = any(i.interface_type == EFA_ONLY_TYPE for p in plans for i in p.interfaces)
+    found = tuple(int(x) for x in version.lstrip("v").split("-")[0].split("."))
+    minimum = versions.EKS_VPC_CNI_EFA_ONLY_MIN
+    if efa_only and found < minimum:
+        refuse(
+            "aws.vpc_cni_version",
+            "the GPU launch templates have efa-only interfaces, which need VPC CNI "
+            f"{'.'.join(map(str, minimum))} or later; use e.g. {versions.EKS_VPC_CNI_ADDON} "
+            "(or remove aws.vpc_cni_version for the pinned default)",
+            version,
+        )
+    return version

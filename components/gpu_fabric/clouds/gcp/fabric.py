@@ -1,0 +1,191 @@
+"""How GKE GPU pools hand their NICs to pods (pure; no SDK).
+
+* A3 Ultra / A4 / A4X (RoCE, CX-7 ``gpuNrdma0``): DRA by default on 1.34+ (NVIDIA
+  DRA driver + DraNet, or GKE-managed DRANet from 1.34.1-gke.1829001), else GKE
+  multi-networking with one ``Network`` (deviceMode RDMA) per NIC.
+* A3 High / A3 Mega (GPUDirect-TCPX/TCPXO over gVNIC): GKE multi-networking with
+  one ``Network`` per GPU NIC, the RxDM sidecar in every workload pod (see
+  ``rxdm``), the NRI device injector and the installer DaemonSets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gpu_fabric.catalog import FabricKind, Machine
+from gpu_fabric.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # re-exported
+from gpu_fabric.clouds.gcp.gke import GKE_NVIDIA_DIR
+from gpu_fabric.clouds.gcp.rxdm import rxdm_setup
+from gpu_fabric.fabric.derive import (
+    dra_classes,
+    fabric_mtu,
+    nccl_env,
+    pool_labels,
+    pool_taints,
+)
+from gpu_fabric.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
+from gpu_fabric.fabric.problems import refuse
+from gpu_fabric.kube_version import KubeVersion
+
+if TYPE_CHECKING:
+    from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
+
+MANAGED_DRANET_MIN = KubeVersion.parse("1.34.1-gke.1829001")
+MANAGED_NIC_CLASS = "mrdma.google.com"
+GKE_GIB_DIR = "/home/kubernetes/bin/gib"
+GVNIC_NETWORK = "gvnic-1"
+# GPUDirect over gVNIC (A3 High / A3 Mega): one VPC per GPU NIC and the RxDM sidecar.
+TCP_FABRICS = (FabricKind.TCPX, FabricKind.TCPXO)
+MULTINETWORK_ANNOTATION = "networking.gke.io/interfaces"
+# GKE-managed DRANet runs on node pools that carry this label (GKE docs, managed DRANet).
+MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
+# Turns off GKE's own NVIDIA device plugin where GPUs are DRA devices (GKE set-up-dra).
+NO_DEVICE_PLUGIN_LABEL = "gke-no-default-nvidia-gpu-device-plugin"
+
+
+def uses_managed_dranet(spec: ClusterSpec) -> bool:
+    """GKE-managed DRANet: chosen by the spec, or by default where the version allows it."""
+    if spec.fabric.dranet != "auto":
+        return spec.fabric.dranet == "managed"
+    return spec.kubernetes.parsed.at_least(MANAGED_DRANET_MIN)
+
+
+def resolve_attach(spec: ClusterSpec, machine: Machine) -> Attach:
+    mode = spec.fabric.mode.value
+    if not machine.has_fabric:
+        return Attach.NONE
+    if mode == "host-network":
+        refuse("fabric.mode", "GKE pods cannot take the GPU NICs with hostNetwork; use "
+               "device-plugin or dra", mode)
+    if machine.fabric in TCP_FABRICS:
+        return Attach.GKE_MULTINETWORK
+    if mode == "dra":
+        return Attach.DRA
+    if mode == "device-plugin":
+        return Attach.GKE_MULTINETWORK
+    return Attach.DRA if spec.kubernetes.parsed >= KubeVersion(1, 34) else Attach.GKE_MULTINETWORK
+
+
+def rdma_network_name(index: int) -> str:
+    return f"rdma-{index}"
+
+
+def gpu_network_name(index: int) -> str:
+    """TCPX/TCPXO GPU NIC networks, named as in Google's examples (vpc1..vpcN)."""
+    return f"vpc{index + 1}"
+
+
+def node_labels(
+    spec: ClusterSpec, pool: GpuNodePoolSpec, *, dra: bool, managed: bool
+) -> dict[str, str]:
+    """The pool's Kubernetes node labels: generic ones plus the GKE switches DRA needs."""
+    labels = pool_labels(pool, dra=dra)
+    if dra:
+        labels.setdefault(NO_DEVICE_PLUGIN_LABEL, "true")
+    if managed:
+        labels.setdefault(MANAGED_DRANET_LABEL, "true")
+    return labels
+
+
+def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
+    machine = pool.machine
+    attach = resolve_attach(spec, machine)
+    dra = attach is Attach.DRA
+    managed = dra and machine.fabric is FabricKind.ROCE and uses_managed_dranet(spec)
+    tcp = machine.fabric in TCP_FABRICS
+    rails = []
+    for i, netdev in enumerate(machine.nic_names):
+        network: str | None
+        pod_if: str | None
+        if attach is Attach.GKE_MULTINETWORK:
+            network = gpu_network_name(i) if tcp else rdma_network_name(i)
+            # eth0 is the pod network; RDMA machines put gvnic-1 on eth1.
+            pod_if = f"eth{i + 1}" if tcp else f"eth{i + 2}"
+        else:
+            network, pod_if = None, (netdev if dra else None)
+        rails.append(Rail(i, netdev, None, None, network, pod_if))
+    host_paths = {GKE_NVIDIA_DIR: "/usr/local/nvidia"}
+    if machine.fabric is FabricKind.ROCE:
+        host_paths[GKE_GIB_DIR] = "/usr/local/gib"
+    rxdm = rxdm_setup(machine)
+    if rxdm is not None:
+        host_paths.update(rxdm.main_host_paths)
+    return FabricDescription(
+        cloud=spec.cloud,
+        pool=pool.name,
+        machine=machine,
+        attach=attach,
+        device_plugin=DevicePlugin.NONE,
+        rails=tuple(rails),
+        gpu_resource=machine.gpu_resource,
+        network_annotation_key=MULTINETWORK_ANNOTATION
+        if attach is Attach.GKE_MULTINETWORK
+        else None,
+        nccl_env=nccl_env(machine, installer_env(spec, machine)),
+        node_labels=node_labels(spec, pool, dra=dra, managed=managed),
+        taints=pool_taints(spec, pool),
+        mtu=fabric_mtu(spec, machine),
+        dra=dra_classes(spec, managed_nics=managed, managed_class=MANAGED_NIC_CLASS,
+                        managed_driver=MANAGED_NIC_CLASS,
+                        # Self-installed DraNet publishes the CX-7 NICs by their node
+                        # names gpuNrdma0 (catalog nic_names; seed lines 404-409).
+                        rails_by_ifname=machine.fabric is FabricKind.ROCE) if dra else None,
+        gpu_dra=dra,
+        host_paths=host_paths if machine.has_fabric else {},
+        needs_nccl_installer=machine.has_fabric,
+        pod_annotations=rxdm.annotations if rxdm else {},
+        sidecars=(rxdm.sidecar,) if rxdm else (),
+        sidecar_volumes=rxdm.volumes if rxdm else (),
+        extra={"managed_dranet": managed, "gvnic_network": GVNIC_NETWORK},
+        **pod_shapes(machine, attach),
+    )
+
+
+# Why pods with fewer GPUs than the node get no working fabric, per case.
+TCPXO_FULL_NODE = (
+    "GPUDirect-TCPXO's configuration for the pinned installer (container-engine-accelerators "
+    "gpudirect-tcpxo/README.md) names all 8 GPU NICs and GPUs (NCCL_FASTRAK_IFNAME=eth1..eth8, "
+    "CUDA_VISIBLE_DEVICES=0..7) and its guest config checker enforces it; run one 8-GPU pod "
+    "per node"
+)
+TCPX_FULL_NODE = (
+    "GPUDirect-TCPX's configuration names all 4 GPU NICs with their CPU bindings "
+    "(NCCL_GPUDIRECTTCPX_SOCKET_IFNAME=eth1..eth4); run one 8-GPU pod per node"
+)
+MULTINETWORK_FULL_NODE = (
+    "GKE multi-networking hands RDMA NICs to pods by Network (rdma-0..N) without knowing "
+    "which GPUs the device plugin picked, and a NIC moved into one pod is gone for the next "
+    "pod on the node; use fabric.mode: dra for partial-node pods (claims keep GPUs and NICs "
+    "on one PCIe root), or one full-node pod per node"
+)
+
+
+def pod_shapes(machine: Machine, attach: Attach) -> dict[str, Any]:
+    """``pod_gpu_counts`` / reason for pools where only full-node pods get the fabric."""
+    reason = None
+    if machine.fabric is FabricKind.TCPXO:
+        reason = TCPXO_FULL_NODE
+    elif machine.fabric is FabricKind.TCPX:
+        reason = TCPX_FULL_NODE
+    elif attach is Attach.GKE_MULTINETWORK and machine.fabric is FabricKind.ROCE:
+        reason = MULTINETWORK_FULL_NODE
+    if reason is None:
+        return {}
+    return {"pod_gpu_counts": (machine.gpus,), "pod_gpu_counts_reason": reason}
+
+
+def installer_env(spec: ClusterSpec, machine: Machine) -> dict[str, str]:
+    """The NCCL env of the installer version the spec overrides (default: the pinned one)."""
+    from gpu_fabric.catalog import gcp_nccl as tables
+
+    version = spec.addons.nccl_installer.version
+    if not version or machine.fabric not in (FabricKind.TCPXO, FabricKind.ROCE):
+        return {}
+    known = tables.known_versions(machine.fabric is FabricKind.TCPXO)
+    if version not in known:
+        refuse("addons.nccl_installer.version",
+               f"no NCCL tuning table for {machine.fabric.value} installer {version} "
+               f"(components/gpu_fabric/catalog/gcp_nccl.py); known: {', '.join(known)}", version)
+    if machine.fabric is FabricKind.TCPXO:
+        return dict(tables.tcpxo_env(version))
+    return dict(tables.gib_env(version, machine.name))

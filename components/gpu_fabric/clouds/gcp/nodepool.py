@@ -1,0 +1,262 @@
+"""GKE node pools: the small system pool and one GPU pool per spec pool.
+
+A GPU pool takes its machine type, accelerator type and count from the
+catalog, its extra node networks from the layout (gVNIC + one per RDMA NIC, or
+one per GPUDirect-TCPX/TCPXO NIC), its labels and taints from the fabric
+description, and its capacity (reservation, spot, flex-start, queued
+provisioning) and placement from the spec.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pulumi
+import pulumi_gcp as gcp
+
+from gpu_fabric.clouds.gcp.layout import (
+    DEFAULT_IMAGE,
+    GPU_POOL_IGNORE_CHANGES,
+    GPU_POOL_MAX_SURGE,
+    GPU_POOL_MAX_UNAVAILABLE,
+    SYSTEM_POOL_NAME,
+    GcpLayout,
+    compact_placement,
+    workload_policy_name,
+)
+from gpu_fabric.clouds.gcp.network import CreatedVpc
+
+if TYPE_CHECKING:
+    from gpu_fabric.cluster import GpuCluster
+    from gpu_fabric.fabric.description import FabricDescription
+    from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
+
+DEFAULT_SYSTEM_MACHINE = "e2-standard-8"
+SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
+RESERVATION_KEY = "compute.googleapis.com/reservation-name"
+_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+            "NoExecute": "NO_EXECUTE"}
+
+
+class PoolOwner(Protocol):
+    """Who a GPU pool is built for: the cluster component, or a node-pool building block."""
+
+    @property
+    def spec(self) -> ClusterSpec: ...
+
+    @property
+    def name(self) -> str: ...
+
+    def child_opts(self, **kwargs: Any) -> pulumi.ResourceOptions: ...
+
+
+class NamedCluster(Protocol):
+    """The cluster a pool joins, by name: ``gcp.container.Cluster`` or an existing one's."""
+
+    @property
+    def name(self) -> pulumi.Input[str]: ...
+
+
+def gpu_driver_version(chosen: str | None, gpu_operator: bool, dra: bool = False) -> str:
+    """Who installs the NVIDIA driver: GKE, unless the GPU Operator or a DRA pool's
+    driver DaemonSet does.
+
+    GKE "Prepare GKE infrastructure for DRA workloads" (cloud.google.com/kubernetes-engine/
+    docs/how-to/set-up-dra, GKE 1.34+): "Automatic GPU driver installation isn't supported
+    with DRA"; node pools take ``gpu-driver-version=disabled`` and the driver comes from
+    GKE's installer DaemonSet (``gpu_fabric.clouds.gcp.driver``). ``layout.check_pool``
+    refuses an explicit DEFAULT / LATEST on such pools before this runs.
+    """
+    if dra:
+        return "INSTALLATION_DISABLED"
+    if chosen:
+        return chosen
+    return "INSTALLATION_DISABLED" if gpu_operator else "DEFAULT"
+
+
+def system_node_pool(
+    owner: GpuCluster, cluster: gcp.container.Cluster, zone: str, sa: pulumi.Input[str]
+) -> gcp.container.NodePool:
+    spec = owner.spec
+    opts = spec.gcp
+    assert opts is not None
+    upgrade = spec.kubernetes.auto_upgrade or opts.release_channel != "UNSPECIFIED"
+    return gcp.container.NodePool(
+        f"{owner.name}-system",
+        name=SYSTEM_POOL_NAME,
+        project=opts.project,
+        cluster=cluster.name,
+        location=zone,
+        node_locations=[zone],
+        node_count=spec.system_pool.node_count,
+        node_config=gcp.container.NodePoolNodeConfigArgs(
+            machine_type=spec.system_pool.machine_type or DEFAULT_SYSTEM_MACHINE,
+            image_type=DEFAULT_IMAGE,
+            service_account=sa,
+            oauth_scopes=SCOPES,
+            labels={"gpufabric.dev/role": "system"},
+            resource_labels=dict(spec.tags) or None,
+            workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
+                mode="GKE_METADATA"
+            ) if opts.workload_identity else None,
+        ),
+        management=gcp.container.NodePoolManagementArgs(auto_repair=True, auto_upgrade=upgrade),
+        opts=owner.child_opts(),
+    )
+
+
+def gpu_node_pool(
+    owner: PoolOwner,
+    cluster: NamedCluster,
+    pool: GpuNodePoolSpec,
+    fabric: FabricDescription,
+    layout: GcpLayout,
+    vpcs: dict[str, CreatedVpc],
+    zone: str,
+    sa: pulumi.Input[str],
+    driver_version: str,
+) -> gcp.container.NodePool:
+    spec = owner.spec
+    opts = spec.gcp
+    assert opts is not None
+    machine = pool.machine
+    capacity = pool.capacity.type
+    managed = bool(fabric.extra.get("managed_dranet"))
+    networks = [
+        gcp.container.NodePoolNetworkConfigAdditionalNodeNetworkConfigArgs(
+            network=vpcs[n.vpc].name, subnetwork=vpcs[n.vpc].subnet_names[n.subnet]
+        )
+        for n in layout.node_networks(machine, managed)
+    ]
+    network_config = None
+    if networks or managed:
+        network_config = gcp.container.NodePoolNetworkConfigArgs(
+            additional_node_network_configs=networks or None,
+            # GKE-managed DRANet creates and attaches the RDMA networks itself.
+            accelerator_network_profile="auto" if managed else None,
+        )
+    dynamic = capacity in ("flex_start", "queued")
+    autoscaling = None
+    if pool.min_nodes is not None or dynamic:
+        autoscaling = gcp.container.NodePoolAutoscalingArgs(
+            total_min_node_count=pool.min_nodes or 0,
+            total_max_node_count=pool.max_nodes or max(pool.node_count, 1),
+            location_policy="ANY" if dynamic else "BALANCED",
+        )
+    accelerator = gcp.container.NodePoolNodeConfigGuestAcceleratorArgs(
+        type=str(machine.accelerator),
+        count=machine.gpus,
+        gpu_driver_installation_config=(
+            gcp.container.NodePoolNodeConfigGuestAcceleratorGpuDriverInstallationConfigArgs(
+                gpu_driver_version=driver_version
+            )
+        ),
+    )
+    return gcp.container.NodePool(
+        f"{owner.name}-{pool.name}",
+        name=pool.name,
+        project=opts.project,
+        cluster=cluster.name,
+        location=zone,
+        node_locations=[zone],
+        node_count=None if dynamic or autoscaling else pool.node_count,
+        initial_node_count=0 if dynamic else (pool.node_count if autoscaling else None),
+        autoscaling=autoscaling,
+        node_config=gcp.container.NodePoolNodeConfigArgs(
+            machine_type=machine.name,
+            guest_accelerators=[accelerator],
+            image_type=pool.os_image or DEFAULT_IMAGE,
+            disk_size_gb=pool.disk_size_gb,
+            # Images (multi-GB NCCL / training images) and emptyDir on the machine's
+            # bundled local SSDs, not the boot disk (cluster-toolkit disk_definitions.tf).
+            ephemeral_storage_local_ssd_config=(
+                gcp.container.NodePoolNodeConfigEphemeralStorageLocalSsdConfigArgs(
+                    local_ssd_count=machine.local_ssd_count
+                ) if machine.local_ssd_count else None
+            ),
+            gvnic=gcp.container.NodePoolNodeConfigGvnicArgs(enabled=True),
+            labels=dict(fabric.node_labels),
+            taints=[
+                gcp.container.NodePoolNodeConfigTaintArgs(
+                    key=t.key, value=t.value, effect=_EFFECTS[t.effect]
+                )
+                for t in fabric.taints
+            ],
+            service_account=sa,
+            oauth_scopes=SCOPES,
+            resource_labels=dict(spec.tags) or None,
+            workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
+                mode="GKE_METADATA"
+            ) if opts.workload_identity else None,
+            reservation_affinity=_reservation(pool),
+            spot=True if capacity == "spot" else None,
+            flex_start=True if capacity == "flex_start" else None,
+        ),
+        network_config=network_config,
+        placement_policy=_placement(owner, pool),
+        queued_provisioning=(
+            gcp.container.NodePoolQueuedProvisioningArgs(enabled=True)
+            if capacity == "queued" else None
+        ),
+        management=gcp.container.NodePoolManagementArgs(
+            auto_repair=pool.auto_repair, auto_upgrade=pool.auto_upgrade
+        ),
+        upgrade_settings=gcp.container.NodePoolUpgradeSettingsArgs(
+            strategy="SURGE",
+            max_surge=GPU_POOL_MAX_SURGE,
+            max_unavailable=GPU_POOL_MAX_UNAVAILABLE,
+        ),
+        opts=owner.child_opts(ignore_changes=list(GPU_POOL_IGNORE_CHANGES)),
+    )
+
+
+def _placement(
+    owner: PoolOwner, pool: GpuNodePoolSpec
+) -> gcp.container.NodePoolPlacementPolicyArgs | None:
+    """Where the pool's VMs sit relative to each other, per machine family.
+
+    * Multi-node NVLink machines (A4X, NVL72): a GCE *workload policy*
+      (HIGH_THROUGHPUT, accelerator topology ``1x<NVLink domain>``) named by the pool's
+      COMPACT placement, always (cluster-toolkit examples/gke-a4x/gke-a4x.yaml,
+      modules/compute/resource-policy): the nodes of one NVLink domain must share a rack.
+    * Other GPU families: a plain COMPACT policy where capacity does not already fix
+      placement (``layout.compact_placement``); reservations and DWS capacity come densely
+      co-located (AI Hypercomputer "Compact placement policy and workload policy overview").
+    """
+    machine = pool.machine
+    if machine.nvlink_domain and pool.placement != "none":
+        opts = owner.spec.gcp
+        assert opts is not None
+        policy = gcp.compute.ResourcePolicy(
+            f"{owner.name}-{pool.name}-workload",
+            name=workload_policy_name(owner.spec.name, pool.name),
+            project=opts.project,
+            region=owner.spec.location.region,
+            workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
+                type="HIGH_THROUGHPUT",
+                accelerator_topology=f"1x{machine.nvlink_domain}",
+            ),
+            opts=owner.child_opts(),
+        )
+        return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT", policy_name=policy.name)
+    if compact_placement(pool):
+        return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT")
+    return None
+
+
+def _reservation(
+    pool: GpuNodePoolSpec,
+) -> gcp.container.NodePoolNodeConfigReservationAffinityArgs | None:
+    capacity = pool.capacity.type
+    if capacity == "reservation":
+        return gcp.container.NodePoolNodeConfigReservationAffinityArgs(
+            consume_reservation_type="SPECIFIC_RESERVATION",
+            key=RESERVATION_KEY,
+            values=[str(pool.capacity.reservation)],
+        )
+    if capacity in ("flex_start", "queued", "spot"):
+        # DWS (flex-start, queued) and Spot capacity must not consume reservations.
+        return gcp.container.NodePoolNodeConfigReservationAffinityArgs(
+            consume_reservation_type="NO_RESERVATION"
+        )
+    return None

@@ -1,0 +1,130 @@
+"""The ``gcp:`` section of the cluster spec."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from gpu_fabric.clouds.options_base import CloudOptions
+
+
+class GcpExistingNetworks(CloudOptions):
+    """Use networks that already exist, by name, instead of creating them."""
+
+    network: str = Field(description="Primary VPC name (nodes, pods, services)")
+    subnetwork: str = Field(description="Primary subnet name")
+    gvnic_network: str | None = Field(
+        default=None, description="Second gVNIC VPC (RDMA machines)"
+    )
+    gvnic_subnetwork: str | None = None
+    rdma_network: str | None = Field(
+        default=None, description="RoCE VPC (network profile vpc-roce)"
+    )
+    rdma_subnetworks: list[str] = Field(default_factory=list, description="One subnet per RDMA NIC")
+    gpu_networks: list[str] = Field(
+        default_factory=list, description="TCPX/TCPXO: one VPC per GPU NIC (A3 High 4, A3 Mega 8)"
+    )
+    gpu_subnetworks: list[str] = Field(default_factory=list)
+
+
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+
+
+class GcpMaintenanceExclusion(CloudOptions):
+    """A GKE maintenance exclusion (cluster-toolkit gke-cluster ``maintenance_exclusions``;
+    examples/gke-a4 and gke-a3-ultragpu use NO_MINOR_OR_NODE_UPGRADES until end of support,
+    so reserved GPU nodes are not drained for upgrades)."""
+
+    name: str = Field(description="Exclusion name")
+    start_time: str = Field(description="RFC 3339 start, e.g. 2026-12-01T00:00:00Z")
+    end_time: str | None = Field(
+        default=None, description="RFC 3339 end; unset: until the minor version's end of support"
+    )
+    scope: Literal["NO_UPGRADES", "NO_MINOR_UPGRADES", "NO_MINOR_OR_NODE_UPGRADES"] = Field(
+        default="NO_MINOR_OR_NODE_UPGRADES",
+        description="What is excluded; NO_MINOR_OR_NODE_UPGRADES allows control-plane patches only",
+    )
+
+    @field_validator("start_time", "end_time")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        if value is not None and not _RFC3339.match(value):
+            raise ValueError(f"'{value}' is not an RFC 3339 time like 2026-12-01T00:00:00Z")
+        return value
+
+
+class GcpOptions(CloudOptions):
+    project: str = Field(description="GCP project id")
+    release_channel: Literal["UNSPECIFIED", "RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(
+        default="UNSPECIFIED",
+        description="UNSPECIFIED allows turning auto-upgrade off (the seed does)",
+    )
+    private_nodes: bool = Field(default=True, description="Nodes without public IPs")
+    master_ipv4_cidr: ipaddress.IPv4Network = Field(
+        default=ipaddress.IPv4Network("172.16.0.32/28"),
+        description="Control plane range for private clusters (/28)",
+    )
+    master_authorized_networks: list[ipaddress.IPv4Network] = Field(default_factory=list)
+    cloud_nat: bool | None = Field(
+        default=None,
+        description="Cloud Router + Cloud NAT for the node VPC's region, so private nodes can "
+        "pull images outside Google (nvcr.io, registry.k8s.io, reg.kyverno.io). Default: on "
+        "for private nodes on networks this stack creates, off on existing networks (their "
+        "owner provides egress). false with private nodes: you provide egress yourself",
+    )
+    multi_networking: bool = Field(
+        default=True,
+        description="GKE multi-networking; required for every GPU fabric (extra node networks)",
+    )
+    workload_identity: bool = True
+    deletion_protection: bool = True
+    gpu_driver_version: Literal["DEFAULT", "LATEST", "INSTALLATION_DISABLED"] | None = Field(
+        default=None,
+        description="GKE-managed GPU driver; default: DEFAULT, or INSTALLATION_DISABLED when "
+        "the GPU Operator installs the driver",
+    )
+    existing_networks: GcpExistingNetworks | None = None
+    maintenance_exclusions: list[GcpMaintenanceExclusion] = Field(
+        default_factory=list, max_length=3,
+        description="GKE maintenance exclusions (at most 3), e.g. NO_MINOR_OR_NODE_UPGRADES so "
+        "GPU nodes are not upgraded (drained) while jobs run",
+    )
+    maintenance_start_time: str = Field(
+        default="09:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$",
+        description="Daily maintenance window start (GMT, HH:MM) when exclusions are set "
+        "(cluster-toolkit gke-cluster default)",
+    )
+    node_service_account: str | None = Field(
+        default=None,
+        description="Email of an existing service account for the nodes; default: one is "
+        "created with only roles/container.defaultNodeServiceAccount",
+    )
+
+    @field_validator("node_service_account")
+    @classmethod
+    def _service_account(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^[^@\s]+@[a-z0-9.-]+\.iam\.gserviceaccount\.com$"
+                                              r"|^[^@\s]+@developer\.gserviceaccount\.com$", value):
+            raise ValueError(
+                f"'{value}' is not a service account email (name@project.iam.gserviceaccount.com)"
+            )
+        return value
+
+    @field_validator("project")
+    @classmethod
+    def _project(cls, value: str) -> str:
+        if not re.match(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$", value):
+            raise ValueError(
+                f"'{value}' is not a GCP project id (6-30 chars: lowercase letters, digits, '-')"
+            )
+        return value
+
+    @field_validator("master_ipv4_cidr")
+    @classmethod
+    def _master(cls, value: ipaddress.IPv4Network) -> ipaddress.IPv4Network:
+        if value.prefixlen != 28:
+            raise ValueError(f"master_ipv4_cidr must be a /28 (got {value})")
+        return value

@@ -1,0 +1,198 @@
+"""Reusable OKE building blocks: the cluster's VCN, and a GPU node pool in its RDMA compute cluster.
+
+:class:`~gpu_fabric.clouds.oci.cluster.OciGpuCluster` composes them; a team that
+already runs a VCN or an OKE cluster uses them alone
+(``examples/oci-rdma-existing-oke``), the way pulumi-eks exports ``Cluster`` and
+``ManagedNodeGroup`` separately.
+
+* :class:`OciFabricNetwork` (``gpufabric:oci:FabricNetwork``): the VCN, its NAT and
+  service gateways (and internet gateway for a public endpoint or public load
+  balancers), route tables, and the endpoint/workers/pods/lb subnets with their
+  security lists (:class:`~gpu_fabric.clouds.oci.network.OkeNetwork`). The RDMA
+  network is not part of the VCN (OCI wires it between the members of a compute
+  cluster), so it has no subnet or rule here.
+* :class:`OciGpuNodePool` (``gpufabric:oci:GpuNodePool``): one GPU pool: for an RDMA
+  shape, its compute cluster (the RDMA network group, in the pool's availability
+  domain) and the OKE managed node pool launched into it
+  (``node_config_details.compute_cluster_id``), with the cloud-init that registers
+  the node with its taints; on a cluster created here or an existing one (its OCID),
+  in a worker subnet created here or yours.
+
+The launch policy (:func:`~gpu_fabric.clouds.oci.iam.launch_policy`) is NOT in a
+block: one per cluster, shared by every pool; a pool block waits on it through
+``depends_on``.
+
+Children keep the names they had as direct children of the cluster component and,
+with ``aliases_parent`` (the cluster passes itself), carry
+``pulumi.Alias(parent=...)``: stacks created before the blocks keep their URNs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pulumi
+from pulumi_oci import containerengine, core
+
+from gpu_fabric.clouds.blocks import moved_child_opts
+from gpu_fabric.clouds.oci.addressing import AddressPlan
+from gpu_fabric.clouds.oci.network import NetworkIds, OkeNetwork
+from gpu_fabric.clouds.oci.nodepool import pod_network, taint_user_data
+from gpu_fabric.fabric.description import FabricDescription
+from gpu_fabric.spec import GpuNodePoolSpec
+
+__all__ = ["NetworkIds", "OciFabricNetwork", "OciFabricNetworkArgs", "OciGpuNodePool",
+           "OciGpuNodePoolArgs"]
+
+NETWORK_TYPE = "gpufabric:oci:FabricNetwork"
+NODE_POOL_TYPE = "gpufabric:oci:GpuNodePool"
+# OKE node pools take the full version with its "v" (containerengine.NodePool
+# kubernetes_version, e.g. v1.34.1; gpu_fabric.clouds.oci.options.oke_version).
+OKE_VERSION = re.compile(r"v\d+\.\d+\.\d+")
+_Placement = containerengine.NodePoolNodeConfigDetailsPlacementConfigArgs
+_Preemptible = containerengine.NodePoolNodeConfigDetailsPlacementConfigPreemptibleNodeConfigArgs
+_PreemptionAction = (
+    containerengine.NodePoolNodeConfigDetailsPlacementConfigPreemptibleNodeConfigPreemptionActionArgs
+)
+
+
+@dataclass(frozen=True)
+class OciFabricNetworkArgs:
+    """A new VCN from ``addresses`` (:func:`~gpu_fabric.clouds.oci.addressing.plan`) in
+    ``compartment_id``; ``name_prefix`` starts every child's Pulumi and display name."""
+
+    name_prefix: str
+    compartment_id: str
+    addresses: AddressPlan
+    endpoint_public: bool = False
+    endpoint_allowed_cidrs: Sequence[str] = ()
+    public_load_balancers: bool = False
+    tags: dict[str, str] = field(default_factory=dict)
+    aliases_parent: pulumi.Resource | None = None
+
+
+class OciFabricNetwork(pulumi.ComponentResource):
+    """``ids``: the VCN and subnet ids the cluster and its node pools use."""
+
+    ids: NetworkIds
+
+    def __init__(
+        self, name: str, args: OciFabricNetworkArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__(NETWORK_TYPE, name, None, opts)
+        network = OkeNetwork(
+            args.name_prefix, moved_child_opts(self, args.aliases_parent), args.compartment_id,
+            args.addresses, tags=args.tags, endpoint_public=args.endpoint_public,
+            endpoint_allowed_cidrs=args.endpoint_allowed_cidrs,
+            public_load_balancers=args.public_load_balancers,
+        )
+        self.ids = network.ids()
+        self.register_outputs({
+            "vcn_id": self.ids.vcn_id,
+            "endpoint_subnet_id": self.ids.endpoint_subnet_id,
+            "worker_subnet_id": self.ids.worker_subnet_id,
+            "pod_subnet_id": self.ids.pod_subnet_id,
+            "lb_subnet_id": self.ids.lb_subnet_id,
+        })
+
+
+@dataclass(frozen=True)
+class OciGpuNodePoolArgs:
+    """One GPU pool (``pool``, a spec pool) on the OKE cluster ``cluster_id``.
+
+    ``name_prefix`` starts the Pulumi names (``<name_prefix>-<pool>``, and
+    ``<name_prefix>-<pool>-rdma`` for the compute cluster); ``display_prefix`` the OCI
+    display names. ``kubernetes_version``: OKE's form (``v1.34.1``). ``image_id``: for an
+    RDMA shape, a custom image with DOCA-OFED and the NVIDIA driver (OKE RDMA pools boot
+    custom images only). ``cni`` must be the cluster's; ``npn`` needs ``pod_subnet_id``.
+    ``depends_on``: what the node pool waits for (the launch policy).
+    """
+
+    name_prefix: str
+    display_prefix: str
+    compartment_id: str
+    cluster_id: pulumi.Input[str]
+    availability_domain: str
+    pool: GpuNodePoolSpec
+    fabric: FabricDescription
+    kubernetes_version: str
+    worker_subnet_id: pulumi.Input[str]
+    image_id: pulumi.Input[str]
+    cni: str = "npn"
+    pod_subnet_id: pulumi.Input[str] | None = None
+    ssh_public_key: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    depends_on: pulumi.Input[Sequence[pulumi.Input[pulumi.Resource]]] = ()
+    aliases_parent: pulumi.Resource | None = None
+
+
+class OciGpuNodePool(pulumi.ComponentResource):
+    """An OKE GPU node pool: ``compute_cluster`` (RDMA shapes; else None) and ``node_pool``."""
+
+    compute_cluster: core.ComputeCluster | None
+    node_pool: containerengine.NodePool
+
+    def __init__(
+        self, name: str, args: OciGpuNodePoolArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        if not OKE_VERSION.fullmatch(args.kubernetes_version):
+            raise ValueError(
+                f"OciGpuNodePoolArgs.kubernetes_version: '{args.kubernetes_version}' is not an "
+                "OKE node pool version; give the cluster's full version with its v, such as "
+                "v1.34.1 (gpu_fabric.clouds.oci.options.oke_version)"
+            )
+        network = pod_network(args.cni, args.pod_subnet_id)  # refuses npn without pod subnet
+        super().__init__(NODE_POOL_TYPE, name, None, opts)
+        child = moved_child_opts(self, args.aliases_parent)
+        pool, base, shown = args.pool, args.name_prefix, args.display_prefix
+        self.compute_cluster = core.ComputeCluster(
+            f"{base}-{pool.name}-rdma",
+            availability_domain=args.availability_domain,
+            compartment_id=args.compartment_id,
+            display_name=f"{shown}-{pool.name}-rdma",
+            freeform_tags=args.tags,
+            opts=child(),
+        ) if pool.machine.has_fabric else None
+        placement = _Placement(
+            availability_domain=args.availability_domain,
+            subnet_id=args.worker_subnet_id,
+            capacity_reservation_id=pool.capacity.reservation
+            if pool.capacity.type == "reservation" else None,
+            preemptible_node_config=_Preemptible(
+                preemption_action=_PreemptionAction(type="TERMINATE", is_preserve_boot_volume=False)
+            ) if pool.capacity.type == "spot" else None,
+        )
+        self.node_pool = containerengine.NodePool(
+            f"{base}-{pool.name}",
+            cluster_id=args.cluster_id,
+            compartment_id=args.compartment_id,
+            kubernetes_version=args.kubernetes_version,
+            name=f"{shown}-{pool.name}",
+            node_shape=pool.machine.name,
+            node_source_details=containerengine.NodePoolNodeSourceDetailsArgs(
+                source_type="IMAGE", image_id=args.image_id,
+                boot_volume_size_in_gbs=str(pool.disk_size_gb) if pool.disk_size_gb else None,
+            ),
+            node_config_details=containerengine.NodePoolNodeConfigDetailsArgs(
+                size=pool.node_count,
+                compute_cluster_id=self.compute_cluster.id if self.compute_cluster else None,
+                placement_configs=[placement],
+                node_pool_pod_network_option_details=network,
+                freeform_tags=args.tags,
+            ),
+            initial_node_labels=[
+                containerengine.NodePoolInitialNodeLabelArgs(key=k, value=v)
+                for k, v in sorted(args.fabric.node_labels.items())
+            ],
+            node_metadata={"user_data": taint_user_data(args.fabric.taints,
+                                                        args.kubernetes_version)},
+            ssh_public_key=args.ssh_public_key,
+            freeform_tags=args.tags,
+            opts=child(depends_on=args.depends_on),
+        )
+        self.register_outputs({
+            "node_pool_id": self.node_pool.id,
+            "compute_cluster_id": self.compute_cluster.id if self.compute_cluster else None,
+        })

@@ -1,0 +1,110 @@
+"""The Kubernetes fabric layer as data: ordered parts of manifests and Helm releases.
+
+:func:`build_layer` is a pure function of the spec and the fabric descriptions.
+:class:`~gpu_fabric.fabric.stack.FabricStack` turns its parts into Pulumi
+resources; ``python -m gpu_fabric render`` writes the same parts as YAML. One
+source, two outputs.
+
+A part's ``after`` names the parts it must wait for; that is how a first
+``pulumi up`` applies CRDs (shipped by a chart or a manifest) before the
+custom resources that need them. Parts without ``after`` install in parallel.
+The part types live in :mod:`gpu_fabric.fabric.model` (importable from here too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gpu_fabric.fabric.model import HelmRelease, Manifest, Part
+
+__all__ = ["HelmRelease", "Layer", "Manifest", "Part", "build_layer"]
+
+if TYPE_CHECKING:
+    from gpu_fabric.fabric.addons import ResolvedAddons
+    from gpu_fabric.fabric.description import FabricDescription
+    from gpu_fabric.fabric.plugins import LayerPlugins
+    from gpu_fabric.spec import ClusterSpec
+
+@dataclass(frozen=True)
+class Layer:
+    parts: tuple[Part, ...]
+    addons: ResolvedAddons
+
+    def part(self, name: str) -> Part:
+        for part in self.parts:
+            if part.name == name:
+                return part
+        raise KeyError(f"no part '{name}'; parts: {', '.join(p.name for p in self.parts)}")
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.parts]
+
+    def manifests(self) -> list[Manifest]:
+        return [m for p in self.parts for m in p.manifests]
+
+    def charts(self) -> list[HelmRelease]:
+        return [c for p in self.parts for c in p.charts]
+
+
+def build_layer(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    plugins: LayerPlugins | None = None,
+) -> Layer:
+    """Every part the spec asks for, in a stable order: generic, the cloud's, injection,
+    then the layers above the fabric (``plugins``: the cloud and those layers)."""
+    from gpu_fabric.fabric import parts as generic
+    from gpu_fabric.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.plugins import installed
+
+    plugins = installed(plugins)
+    addons = resolve_addons(spec, fabrics, plugins)
+    cloud = plugins.cloud(spec.cloud)
+    values = plugins.values(spec.cloud)
+    found: list[Part] = []
+    found += generic.namespaces(spec, fabrics, addons)
+    found += generic.generic_parts(spec, fabrics, addons, values)
+    found += cloud.parts(spec, fabrics, addons, values)
+    found += generic.injection_parts(spec, fabrics, addons)
+    for above in plugins.above:
+        found += above.parts(spec, fabrics, addons, values)
+    _check(found)
+    return Layer(tuple(_ordered(found)), addons)
+
+
+def _check(parts: Sequence[Part]) -> None:
+    names = [p.name for p in parts]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise ValueError(f"duplicate layer parts: {sorted(dupes)}")
+    known = set(names)
+    for part in parts:
+        missing = [a for a in part.after if a not in known]
+        if missing:
+            raise ValueError(f"part '{part.name}' waits for unknown parts {missing}")
+
+
+def _ordered(parts: Sequence[Part]) -> list[Part]:
+    """Parts in an order where each comes after the parts it waits for.
+
+    Parts are contributed by several modules (generic, cloud, platform), so a part
+    may wait for one added later (the GPU Operator waits for the platform's
+    ``prometheus`` for its ServiceMonitor CRD). The stable order: the earliest
+    contributed part whose waits are all placed goes next, so an already valid
+    order is kept as is.
+    """
+    placed: list[Part] = []
+    done: set[str] = set()
+    pending = list(parts)
+    while pending:
+        ready = next((p for p in pending if all(a in done for a in p.after)), None)
+        if ready is None:
+            cycle = ", ".join(f"{p.name} -> {list(p.after)}" for p in pending)
+            raise ValueError(f"layer parts wait for each other in a cycle: {cycle}")
+        placed.append(ready)
+        done.add(ready.name)
+        pending.remove(ready)
+    return placed

@@ -1,0 +1,328 @@
+"""Offline plan diff: what a change to a stack does to its resources, readable in a PR.
+
+Input is two ``plan --json`` documents (the contract in
+:meth:`gpu_fabric.plan.model.PlanResult.to_json`). Resources are matched by URN,
+as the Pulumi engine matches them: a URN that disappears and another that
+appears is a delete and a create, whatever their inputs, so a rename shows up
+as exactly that.
+
+Changes that replace an expensive resource (cluster, node pool, networks) are
+flagged from :data:`REPLACING_INPUTS`, the one table of which input paths a
+cloud provider cannot update in place. It lists what the providers mark
+``forceNew``/``replaceOnChanges`` for the inputs this project sets; a path not
+listed is reported as an in-place update.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# type token -> input path prefixes whose change forces a replacement.
+# Paths use the plan's property names (camelCase) joined by dots; list items are
+# matched by any index ("networkConfig.additionalNodeNetworkConfigs" covers
+# "networkConfig.additionalNodeNetworkConfigs[3].subnetwork").
+REPLACING_INPUTS: dict[str, tuple[str, ...]] = {
+    # GCP
+    "gcp:container/cluster:Cluster": (
+        "name", "location", "project", "network", "subnetwork", "enableMultiNetworking",
+        "datapathProvider", "privateClusterConfig.enablePrivateNodes",
+        "privateClusterConfig.masterIpv4CidrBlock", "ipAllocationPolicy",
+    ),
+    "gcp:container/nodePool:NodePool": (
+        "name", "cluster", "location", "nodeLocations", "nodeConfig.machineType",
+        "nodeConfig.guestAccelerators", "nodeConfig.diskSizeGb", "nodeConfig.gvnic",
+        "nodeConfig.reservationAffinity", "nodeConfig.spot", "nodeConfig.flexStart",
+        "networkConfig", "placementPolicy", "queuedProvisioning", "initialNodeCount",
+        "nodeConfig.ephemeralStorageLocalSsdConfig",
+    ),
+    "gcp:compute/network:Network": (
+        "name", "project", "networkProfile", "autoCreateSubnetworks", "routingMode",
+    ),
+    "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region", "ipCidrRange"),
+    # AWS
+    "aws:eks/cluster:Cluster": (
+        "name", "roleArn", "vpcConfig.subnetIds",
+        "accessConfig.bootstrapClusterCreatorAdminPermissions",
+    ),
+    "aws:eks/nodeGroup:NodeGroup": (
+        "clusterName", "nodeGroupName", "nodeRoleArn", "subnetIds", "instanceTypes",
+        "amiType", "capacityType", "diskSize", "remoteAccess",
+    ),
+    "aws:ec2/vpc:Vpc": ("cidrBlock",),
+    "aws:ec2/subnet:Subnet": ("vpcId", "cidrBlock", "availabilityZone"),
+    "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy"),
+    "aws:ec2/securityGroup:SecurityGroup": ("name", "vpcId", "description"),
+    # Azure
+    "azure-native:containerservice:ManagedCluster": (
+        "resourceName", "resourceGroupName", "location", "dnsPrefix",
+        "networkProfile.networkPlugin", "networkProfile.networkPluginMode",
+        "networkProfile.podCidr", "networkProfile.serviceCidr",
+    ),
+    "azure-native:containerservice:AgentPool": (
+        "agentPoolName", "resourceName", "resourceGroupName", "vmSize", "osSKU", "osType",
+        "osDiskSizeGB", "vnetSubnetID", "podSubnetID", "gpuProfile", "availabilityZones",
+    ),
+    "azure-native:network:VirtualNetwork": (
+        "virtualNetworkName", "resourceGroupName", "location",
+    ),
+    "azure-native:network:Subnet": ("subnetName", "virtualNetworkName", "resourceGroupName"),
+    # DigitalOcean
+    "digitalocean:index/kubernetesCluster:KubernetesCluster": (
+        "name", "region", "vpcUuid", "clusterSubnet", "serviceSubnet",
+    ),
+    "digitalocean:index/kubernetesNodePool:KubernetesNodePool": ("clusterId", "name", "size"),
+    "digitalocean:index/vpc:Vpc": ("region", "ipRange"),
+    # OCI
+    "oci:ContainerEngine/cluster:Cluster": (
+        "compartmentId", "vcnId", "type", "clusterPodNetworkOptions", "endpointConfig",
+    ),
+    "oci:ContainerEngine/nodePool:NodePool": ("clusterId", "compartmentId", "nodeShape"),
+    "oci:Core/vcn:Vcn": ("compartmentId", "cidrBlocks"),
+    "oci:Core/subnet:Subnet": (
+        "vcnId", "cidrBlock", "availabilityDomain", "prohibitPublicIpOnVnic",
+    ),
+    "oci:Core/computeCluster:ComputeCluster": ("availabilityDomain", "compartmentId"),
+}
+
+# type token -> input paths the program registers with ``ignore_changes``: Pulumi does
+# not diff them after create, so neither does this diff (tests check every plan's
+# ignore_changes are listed here, tests/test_gcp_day2.py). GCP:
+# components/gpu_fabric/clouds/gcp/layout.py GPU_POOL_IGNORE_CHANGES; AWS: the node group's desired
+# size (the autoscaler's).
+IGNORED_INPUTS: dict[str, tuple[str, ...]] = {
+    "gcp:container/nodePool:NodePool": (
+        "initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig",
+    ),
+    "aws:eks/nodeGroup:NodeGroup": ("scalingConfig.desiredSize",),
+    # Subnets are their own resources (components/gpu_fabric/clouds/azure/network.py).
+    "azure-native:network:VirtualNetwork": ("subnets",),
+}
+
+
+def _ignored(type_: str, path: str) -> bool:
+    norm = _normalize(path)
+    return any(norm == p or norm.startswith(p + ".") for p in IGNORED_INPUTS.get(type_, ()))
+
+
+@dataclass(frozen=True)
+class ResourceChange:
+    """One resource's change: ``add``, ``remove`` or ``update``/``replace`` with the paths."""
+
+    action: str
+    urn: str
+    type: str
+    name: str
+    paths: tuple[str, ...] = ()
+    replacing_paths: tuple[str, ...] = ()
+    values: tuple[tuple[Any, Any], ...] = ()
+    """(before, after) per entry of ``paths`` (``MISSING`` where the path is absent)."""
+
+    @property
+    def expensive(self) -> bool:
+        return self.type in REPLACING_INPUTS
+
+
+@dataclass
+class PlanDiff:
+    base_stack: str
+    head_stack: str
+    changes: list[ResourceChange] = field(default_factory=list)
+
+    def of(self, action: str) -> list[ResourceChange]:
+        return [c for c in self.changes if c.action == action]
+
+    @property
+    def replacements(self) -> list[ResourceChange]:
+        """Expensive resources that would be destroyed: replaced in place or removed."""
+        return [
+            c for c in self.changes
+            if c.expensive and (c.action == "replace" or c.action == "remove")
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base_stack,
+            "head": self.head_stack,
+            "changes": [
+                {
+                    "action": c.action, "urn": c.urn, "type": c.type, "name": c.name,
+                    "paths": list(c.paths), "replacing_paths": list(c.replacing_paths),
+                    "values": {
+                        p: {"before": _json_value(b), "after": _json_value(a)}
+                        for p, (b, a) in zip(c.paths, c.values, strict=False)
+                    },
+                }
+                for c in self.changes
+            ],
+        }
+
+
+class _Missing:
+    """The value at a path that one side does not have."""
+
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+MISSING: Any = _Missing()
+
+
+def _json_value(value: Any) -> Any:
+    return None if value is MISSING else value
+
+
+def value_at(doc: Any, path: str) -> Any:
+    """The value at a dotted path of :func:`changed_paths` (``MISSING`` if absent)."""
+    if path == "(value)":
+        return doc
+    current = doc
+    for part in _split(path):
+        if isinstance(part, int):
+            if not isinstance(current, list) or part >= len(current):
+                return MISSING
+            current = current[part]
+        else:
+            if not isinstance(current, Mapping) or part not in current:
+                return MISSING
+            current = current[part]
+    return current
+
+
+def _split(path: str) -> list[str | int]:
+    """``a.b[2].c`` -> ["a", "b", 2, "c"] (keys may contain "/" or "-", not "." or "[")."""
+    parts: list[str | int] = []
+    for piece in path.split("."):
+        name, _, rest = piece.partition("[")
+        if name:
+            parts.append(name)
+        while rest:
+            index, _, rest = rest.partition("]")
+            parts.append(int(index))
+            rest = rest.removeprefix("[")
+    return parts
+
+
+def show_value(value: Any, limit: int = 40) -> str:
+    """A value in one table cell: JSON, cut at ``limit`` characters."""
+    if value is MISSING:
+        return "(absent)"
+    text = json.dumps(value, sort_keys=True, default=str)
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return text.replace("|", "\\|")
+
+
+def changed_paths(before: Any, after: Any, prefix: str = "") -> list[str]:
+    """Dotted paths (``a.b[2].c``) where two JSON values differ, leaves first-differing."""
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        paths: list[str] = []
+        for key in sorted(set(before) | set(after), key=str):
+            sub = f"{prefix}.{key}" if prefix else str(key)
+            if key not in before or key not in after:
+                paths.append(sub)
+            else:
+                paths.extend(changed_paths(before[key], after[key], sub))
+        return paths
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return [
+            p for i, (b, a) in enumerate(zip(before, after, strict=True))
+            for p in changed_paths(b, a, f"{prefix}[{i}]")
+        ]
+    return [] if before == after else [prefix or "(value)"]
+
+
+def _normalize(path: str) -> str:
+    """``a[3].b`` -> ``a.b``: replacement prefixes ignore list indices."""
+    out, depth = [], 0
+    for ch in path:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
+    """The subset of ``paths`` that force ``type_`` to be replaced."""
+    prefixes = REPLACING_INPUTS.get(type_, ())
+    hits = []
+    for path in paths:
+        norm = _normalize(path)
+        if any(norm == p or norm.startswith(p + ".") for p in prefixes):
+            hits.append(path)
+    return tuple(hits)
+
+
+def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
+    """Compare two ``plan --json`` documents resource by resource."""
+    for label, doc in (("base", base), ("head", head)):
+        if not isinstance(doc, Mapping) or not isinstance(doc.get("resources"), list):
+            raise ValueError(
+                f"{label} is not a plan: expected the JSON of `python -m gpu_fabric plan --json` "
+                "with a 'resources' list"
+            )
+    before = {r["urn"]: r for r in base["resources"]}
+    after = {r["urn"]: r for r in head["resources"]}
+    result = PlanDiff(str(base.get("stack", "")), str(head.get("stack", "")))
+    for urn, res in after.items():
+        if urn not in before:
+            result.changes.append(ResourceChange("add", urn, res["type"], res["name"]))
+            continue
+        old, new = before[urn].get("inputs", {}), res.get("inputs", {})
+        paths = tuple(p for p in changed_paths(old, new) if not _ignored(res["type"], p))
+        if paths:
+            forced = replacing(res["type"], paths)
+            action = "replace" if forced else "update"
+            values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
+            result.changes.append(
+                ResourceChange(action, urn, res["type"], res["name"], paths, forced, values)
+            )
+    for urn, res in before.items():
+        if urn not in after:
+            result.changes.append(ResourceChange("remove", urn, res["type"], res["name"]))
+    return result
+
+
+_ICONS = {"add": "+ add", "remove": "- remove", "update": "~ update", "replace": "+- replace"}
+
+
+def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
+    """The PR comment: summary line, warnings for expensive replacements, then the table."""
+    counts = {a: len(diff.of(a)) for a in ("add", "update", "replace", "remove")}
+    title = diff.head_stack or diff.base_stack
+    lines = [f"### Offline plan diff: `{title}`", ""]
+    if not diff.changes:
+        lines.append("No resource changes.")
+        return "\n".join(lines) + "\n"
+    lines.append(", ".join(f"{n} to {a}" for a, n in counts.items() if n))
+    lines.append("")
+    for change in diff.replacements:
+        why = ", ".join(f"`{p}`" for p in change.replacing_paths) or "removed or renamed"
+        lines.append(
+            f"> **Warning**: `{change.name}` ({change.type}) would be destroyed: {why}"
+        )
+    if diff.replacements:
+        lines.append("")
+    lines.append("| action | type | name | changed inputs |")
+    lines.append("|---|---|---|---|")
+    order = {"replace": 0, "remove": 1, "update": 2, "add": 3}
+    for change in sorted(diff.changes, key=lambda c: (order[c.action], c.type, c.name)):
+        shown = []
+        for i, p in enumerate(change.paths[:max_paths]):
+            label = f"**{p}**" if p in change.replacing_paths else p
+            if i < len(change.values):
+                old, new = change.values[i]
+                label += f": `{show_value(old)}` → `{show_value(new)}`"
+            shown.append(label)
+        if len(change.paths) > max_paths:
+            shown.append(f"... {len(change.paths) - max_paths} more")
+        flag = " :warning:" if change in diff.replacements else ""
+        lines.append(
+            f"| {_ICONS[change.action]}{flag} | `{change.type}` | `{change.name}` | "
+            f"{', '.join(shown)} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,108 @@
+"""Credentials written in plain text in a stack file are refused, with the command that stores them.
+
+A stack file is committed: a kubeconfig, a cloud token or a private key in it
+is a leak, and Pulumi only encrypts what was set with ``pulumi config set
+--secret`` (it then appears as ``{secure: v1:...}``). Three cases are refused:
+
+* the config key ``existing.kubeconfig.config_key`` names holds a plain value;
+* a provider credential key (``digitalocean:token``, ``aws:secretKey``...) is plain;
+* any plain string anywhere in the config looks like credential material: a
+  PEM private key, a kubeconfig with embedded credentials, or a token with a
+  well-known prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from gpu_fabric.errors import Problem
+
+# Provider config keys that hold credentials (the providers' own names).
+CREDENTIAL_KEYS = frozenset({
+    "digitalocean:token", "digitalocean:spacesSecretKey",
+    "aws:secretKey", "aws:accessKey", "aws:token",
+    "azure-native:clientSecret", "azure-native:clientCertificatePassword",
+    "azure:clientSecret", "gcp:credentials", "gcp:accessToken",
+    "oci:privateKey", "oci:privateKeyPassword", "kubernetes:kubeconfig",
+})
+
+_MATERIAL = (
+    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "a PEM private key"),
+    (re.compile(r"\b(client-key-data|client-certificate-data|token|password)\s*:\s*\S",
+                re.IGNORECASE),
+     "a credential (a kubeconfig's keys or tokens, or a password)"),
+    (re.compile(r"\b(dop_v1_[0-9a-f]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,}"
+                r"|xox[abp]-[\w-]{20,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16})\b"),
+     "an access token"),
+)
+
+
+# Keys whose plain string value is a credential (Helm values such as adminPassword).
+_CREDENTIAL_NAME = re.compile(r"(password|passwd|token|apikey|api_key|privatekey|clientsecret)$",
+                              re.IGNORECASE)
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(item, str) and item and _CREDENTIAL_NAME.search(str(key)):
+                yield sub, "password: (a credential-named key)"
+            else:
+                yield from _strings(item, sub)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _strings(item, f"{path}[{i}]")
+
+
+def _how(key: str) -> str:
+    return (f"store it encrypted instead: pulumi config set --secret {key} "
+            f"\"$(cat FILE)\" (or --secret {key} VALUE), and remove the plain value")
+
+
+def plaintext_problems(raw_config: dict[str, Any]) -> list[Problem]:
+    """Problems for credentials held in plain text by a stack file's ``config:`` mapping.
+
+    ``raw_config`` is the mapping as written (``{secure: ...}`` values are encrypted
+    and pass); keys are full config keys (``project:key``).
+    """
+    out: list[Problem] = []
+    cluster = raw_config.get("gpu-fabric:cluster")
+    source = _kubeconfig_key(cluster)
+    for key, value in raw_config.items():
+        if _is_secure(value):
+            continue
+        if key == source:
+            out.append(Problem(key, f"holds the existing cluster's kubeconfig in plain text "
+                                    f"(existing.kubeconfig.config_key); {_how(key)}"))
+            continue
+        if key in CREDENTIAL_KEYS:
+            out.append(Problem(key, f"is a credential in plain text; {_how(key)}"))
+            continue
+        for path, text in _strings(value, key):
+            for pattern, what in _MATERIAL:
+                if pattern.search(text):
+                    out.append(Problem(path, f"looks like {what} in plain text; a stack file is "
+                                             f"committed, so {_how(key)}"))
+                    break
+    return out
+
+
+def _is_secure(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"secure"}
+
+
+def _kubeconfig_key(cluster: Any) -> str | None:
+    if not isinstance(cluster, dict):
+        return None
+    existing = cluster.get("existing")
+    if not isinstance(existing, dict) or not isinstance(existing.get("kubeconfig"), dict):
+        return None
+    key = existing["kubeconfig"].get("config_key")
+    if not isinstance(key, str) or not key:
+        return None
+    return key if ":" in key else f"gpu-fabric:{key}"

@@ -1,0 +1,69 @@
+"""The platform layer as a contributor to the fabric layer (see :mod:`gpu_fabric.fabric.plugins`).
+
+The platform is built on the fabric: the fabric layer never imports it. What the
+platform adds to a cluster reaches the layer through this object, registered by
+:mod:`gpu_fabric.clouds.registry` after the cloud: its parts (teams, queues,
+dashboards, MIG configuration), Kueue on by default when teams share the
+cluster, MIG's node label on MIG pools and MIG's GPU Operator values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from gpu_fabric.platform import mig
+
+if TYPE_CHECKING:
+    from gpu_fabric.clouds.contract import ChartValues
+    from gpu_fabric.fabric.addons import ResolvedAddons
+    from gpu_fabric.fabric.description import FabricDescription
+    from gpu_fabric.fabric.layer import Part
+    from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
+
+
+class PlatformLayer:
+    """Teams, quotas, gang scheduling, GPU sharing and monitoring on top of the fabric."""
+
+    def node_labels(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> Mapping[str, str]:
+        # The GPU Operator's MIG manager partitions a node by this label.
+        return mig.node_labels(pool)
+
+    def addon_defaults(
+        self, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    ) -> Mapping[str, bool]:
+        if spec.tenancy.teams and spec.tenancy.gang_scheduling in ("auto", "kueue"):
+            return {"kueue": True}
+        return {}
+
+    def chart_values(
+        self, addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    ) -> Mapping[str, Any]:
+        if addon != "gpu_operator":
+            return {}
+        strategy = next((p.mig.strategy for p in spec.node_pools if p.mig), None)
+        if strategy is None:
+            return {}
+        # Our mig-parted ConfigMap (gpu_fabric.platform.mig), not the chart's default:
+        # its entries are built from the catalog's profiles for the pools' GPUs.
+        return {
+            "mig": {"strategy": strategy},
+            "migManager": {
+                "enabled": True,
+                "config": {"name": mig.MIG_PARTED_CONFIG, "default": mig.MIG_DISABLED},
+            },
+        }
+
+    def parts(
+        self,
+        spec: ClusterSpec,
+        fabrics: Mapping[str, FabricDescription],
+        addons: ResolvedAddons,
+        values: ChartValues,
+    ) -> Sequence[Part]:
+        from gpu_fabric import platform
+
+        return platform.parts(spec, fabrics, addons, values)
+
+
+PLATFORM = PlatformLayer()

@@ -1,0 +1,412 @@
+"""The cluster: location, Kubernetes, networks, an existing cluster, and
+``ClusterSpec`` with the cross-section rules."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+from collections.abc import Mapping
+from typing import Any, Self
+
+from pydantic import (
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from gpu_fabric.catalog import Cloud, FabricKind
+from gpu_fabric.clouds.aws.options import AwsOptions
+from gpu_fabric.clouds.azure.options import AzureOptions
+from gpu_fabric.clouds.digitalocean.options import DigitalOceanOptions
+from gpu_fabric.clouds.gcp.options import GcpOptions
+from gpu_fabric.clouds.oci.options import OciOptions
+from gpu_fabric.errors import Problem
+from gpu_fabric.kube_version import KubeVersion
+from gpu_fabric.regions import location_problems
+from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
+from gpu_fabric.spec.addons import AddonsSpec
+from gpu_fabric.spec.base import Cidr, SpecModel, _ctx_cloud, _dns_label, _fail
+from gpu_fabric.spec.fabric import AttachMode, FabricSpec
+from gpu_fabric.spec.pools import GpuNodePoolSpec, SystemPoolSpec
+from gpu_fabric.spec.tenancy import AcceptanceSpec, TenancySpec
+
+
+# -- location and Kubernetes ---------------------------------------------------
+class LocationSpec(SpecModel):
+    """Where the cluster lives.
+
+    ``zone`` is the single zone that holds the GPU nodes: a GCP zone, an AWS
+    availability zone or an OCI availability domain. Fabric traffic cannot leave
+    it, and it is an explicit input so that a provider adding capacity elsewhere
+    never moves (replaces) a node pool.
+    """
+
+    region: str = Field(min_length=1, description="Cloud region, e.g. us-west8, us-east-1, eastus")
+    zone: str | None = Field(
+        default=None, description="Zone / AZ / availability domain of the GPU nodes"
+    )
+
+    @model_validator(mode="after")
+    def _zone_fits_cloud(self, info: ValidationInfo) -> Self:
+        _check_location(self, _ctx_cloud(info))
+        return self
+
+
+def _check_location(location: LocationSpec, cloud: Cloud | None) -> None:
+    """The zone is given where the cloud has zones, lies in the region, and absent on DO."""
+    zone, region = location.zone, location.region
+    if cloud in (Cloud.GCP, Cloud.AWS, Cloud.OCI) and not zone:
+        raise _fail(
+            "zone_required",
+            "location.zone is required on {cloud}: the GPU nodes and their fabric live in "
+            "one zone (e.g. {example})",
+            cloud=cloud.display,
+            example={Cloud.GCP: "us-west8-c", Cloud.AWS: "us-east-1a",
+                     Cloud.OCI: "Uocm:US-ASHBURN-AD-1"}[cloud],
+            at="zone",
+        )
+    if cloud in (Cloud.GCP, Cloud.AWS) and zone and not zone.startswith(region):
+        raise _fail(
+            "zone_region",
+            "zone '{zone}' is not in region '{region}'; use a zone of that region "
+            "(e.g. {example})",
+            zone=zone,
+            region=region,
+            # GCP zones are <region>-<letter>, AWS AZs <region><letter> (us-east-1a).
+            example=f"{region}-a" if cloud is Cloud.GCP else f"{region}a",
+            at="zone", got=zone,
+        )
+    if cloud is Cloud.DIGITALOCEAN and zone:
+        raise _fail(
+            "zone_unsupported", "DigitalOcean has no zones; remove location.zone", at="zone"
+        )
+
+
+class KubernetesSpec(SpecModel):
+    version: str = Field(
+        default="1.34",
+        description="Kubernetes version: 'major.minor' or the cloud's full version string "
+        "(e.g. 1.34.1-gke.1829001). DRA uses resource.k8s.io/v1 from 1.34.",
+    )
+    auto_upgrade: bool = Field(
+        default=False,
+        description="Let the cloud upgrade control plane/nodes automatically (off: a GPU pool "
+        "upgrade drains running jobs)",
+    )
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        return _supported_version(value)
+
+    @property
+    def parsed(self) -> KubeVersion:
+        return KubeVersion.parse(self.version)
+
+
+def _supported_version(value: str) -> str:
+    """A Kubernetes version this library supports (1.30 and later)."""
+    try:
+        parsed = KubeVersion.parse(value)
+    except ValueError as exc:
+        raise _fail("k8s_version", str(exc)) from None
+    if parsed < KubeVersion(1, 30):
+        raise _fail(
+            "k8s_version_old",
+            "Kubernetes {version} is too old; this library supports 1.30 and later "
+            "(1.34+ for DRA resource.k8s.io/v1)",
+            version=value,
+        )
+    return value
+
+
+# -- networks ----------------------------------------------------------------
+class NetworkSpec(SpecModel):
+    """Address plan. Ranges must not overlap; fabric subnets are carved from ``fabric_cidr``."""
+
+    cidr: Cidr = Field(
+        default=ipaddress.IPv4Network("10.0.0.0/16"),
+        description="Primary network (VPC/VNet/VCN) range for nodes",
+    )
+    pod_cidr: Cidr | None = Field(default=None, description="Pod range where the cloud needs one")
+    service_cidr: Cidr | None = Field(default=None, description="Service range")
+    fabric_cidr: Cidr = Field(
+        default=ipaddress.IPv4Network("192.168.0.0/16"),
+        description="Base range for fabric subnets (one non-overlapping subnet per rail)",
+    )
+    fabric_subnet_prefix: int = Field(
+        default=24, ge=16, le=29, description="Prefix length of each per-rail fabric subnet"
+    )
+
+    @field_validator("cidr", "pod_cidr", "service_cidr", "fabric_cidr", mode="before")
+    @classmethod
+    def _strict_cidr(cls, value: Any) -> Any:
+        return _checked_cidr(value)
+
+    @model_validator(mode="after")
+    def _no_overlaps(self) -> Self:
+        _check_network(self)
+        return self
+
+
+def _checked_cidr(value: Any) -> Any:
+    """A CIDR string with its host bits zero (pydantic alone would accept 10.0.0.1/16)."""
+    if isinstance(value, str):
+        try:
+            ipaddress.IPv4Network(value, strict=True)
+        except ValueError as exc:
+            raise _fail(
+                "cidr",
+                "'{value}' is not a valid IPv4 CIDR ({reason}); write it like 10.0.0.0/16",
+                value=value,
+                reason=str(exc),
+            ) from None
+    return value
+
+
+def _check_network(network: NetworkSpec) -> None:
+    """The ranges are disjoint and the per-rail prefix fits inside fabric_cidr."""
+    named = [
+        (n, getattr(network, n))
+        for n in ("cidr", "pod_cidr", "service_cidr", "fabric_cidr")
+        if getattr(network, n) is not None
+    ]
+    for i, (name_a, a) in enumerate(named):
+        for name_b, b in named[i + 1 :]:
+            if a.overlaps(b):
+                raise _fail(
+                    "cidr_overlap",
+                    "network.{a} {va} overlaps network.{b} {vb}; choose disjoint ranges",
+                    a=name_a, va=str(a), b=name_b, vb=str(b),
+                    at=name_b, got=str(b),
+                )
+    if network.fabric_subnet_prefix < network.fabric_cidr.prefixlen:
+        raise _fail(
+            "fabric_prefix",
+            "fabric_subnet_prefix /{p} is larger than fabric_cidr {c}; use a prefix of at "
+            "least /{min}",
+            p=network.fabric_subnet_prefix, c=str(network.fabric_cidr),
+            min=network.fabric_cidr.prefixlen,
+            at="fabric_subnet_prefix", got=network.fabric_subnet_prefix,
+        )
+
+
+class KubeconfigSource(SpecModel):
+    """Where an existing cluster's kubeconfig comes from (exactly one)."""
+
+    config_key: str | None = Field(
+        default=None,
+        description="Pulumi config key holding the kubeconfig as a secret "
+        "(pulumi config set --secret <key> ...)",
+    )
+    path: str | None = Field(default=None, description="Path of a kubeconfig file")
+    context: str | None = Field(default=None, description="Context to use (default: current)")
+
+    @model_validator(mode="after")
+    def _one(self) -> Self:
+        _check_kubeconfig_source(self)
+        return self
+
+
+def _check_kubeconfig_source(source: KubeconfigSource) -> None:
+    if (source.config_key is None) == (source.path is None):
+        raise _fail(
+            "kubeconfig_source", "set exactly one of kubeconfig.config_key or kubeconfig.path"
+        )
+
+
+class ExistingClusterSpec(SpecModel):
+    """Install only the fabric layer on a cluster that already runs."""
+
+    kubeconfig: KubeconfigSource
+
+
+# -- the whole cluster -------------------------------------------------------------
+_SECTIONS = ("gcp", "aws", "azure", "digitalocean", "oci")
+
+
+class ClusterSpec(SpecModel):
+    """Everything a stack declares about one GPU cluster."""
+
+    name: str = Field(description="Cluster name (lowercase DNS label, <= 40 chars)")
+    cloud: Cloud
+    location: LocationSpec
+    kubernetes: KubernetesSpec = KubernetesSpec()
+    network: NetworkSpec = NetworkSpec()
+    system_pool: SystemPoolSpec = SystemPoolSpec()
+    node_pools: list[GpuNodePoolSpec] = Field(description="GPU node pools (at least one)")
+    fabric: FabricSpec = FabricSpec()
+    addons: AddonsSpec = AddonsSpec()
+    tenancy: TenancySpec = TenancySpec()
+    acceptance: AcceptanceSpec = AcceptanceSpec()
+    existing: ExistingClusterSpec | None = Field(
+        default=None, description="Use a running cluster instead of creating one"
+    )
+    tags: dict[str, str] = Field(
+        default_factory=dict, description="Labels/tags for every cloud resource that takes them"
+    )
+    api_access: ApiAccessSpec | None = Field(
+        default=None,
+        description="Who may reach the API server (required for clusters this stack creates; "
+        "see gpu_fabric.security)",
+    )
+    secrets_encryption: SecretsEncryptionSpec | None = Field(
+        default=None, description="Encrypt Kubernetes Secrets at rest with your own KMS key"
+    )
+    gcp: GcpOptions | None = None
+    aws: AwsOptions | None = None
+    azure: AzureOptions | None = None
+    digitalocean: DigitalOceanOptions | None = None
+    oci: OciOptions | None = None
+
+    def __init__(self, /, **data: Any) -> None:
+        # Fill the validation context from the raw input so that nested models can
+        # check cloud- and version-specific rules in the same pass.
+        self.__pydantic_validator__.validate_python(
+            data, self_instance=self, context=_context_from(data)
+        )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return _dns_label(value, 40)
+
+    @field_validator("node_pools")
+    @classmethod
+    def _pools(cls, value: list[GpuNodePoolSpec]) -> list[GpuNodePoolSpec]:
+        return _unique_pools(value)
+
+    # "before": a section of another cloud is refused as such, not checked against its
+    # own schema first (a `gcp:` block on an AWS cluster used to say gcp.project missing).
+    @field_validator(*_SECTIONS, mode="before")
+    @classmethod
+    def _section_matches_cloud(cls, value: Any, info: ValidationInfo) -> Any:
+        return _section_of_cloud(value, info.field_name, _ctx_cloud(info))
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> Self:
+        _check_cross_fields(self)
+        return self
+
+    # -- conveniences ----------------------------------------------------
+    @property
+    def options(self) -> Any:
+        """The cloud section (``spec.gcp`` for a GCP cluster...), or None."""
+        return getattr(self, self.cloud.value)
+
+    def pool(self, name: str) -> GpuNodePoolSpec:
+        for p in self.node_pools:
+            if p.name == name:
+                return p
+        pools = ", ".join(p.name for p in self.node_pools)
+        raise KeyError(f"no node pool '{name}'; pools: {pools}")
+
+    @property
+    def fabric_pools(self) -> list[GpuNodePoolSpec]:
+        return [p for p in self.node_pools if p.machine.has_fabric]
+
+
+def _unique_pools(pools: list[GpuNodePoolSpec]) -> list[GpuNodePoolSpec]:
+    """At least one pool, and pool names that name one pool each."""
+    if not pools:
+        raise _fail("empty_pools", "node_pools is empty; declare at least one GPU node pool")
+    names = [p.name for p in pools]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise _fail(
+            "duplicate_pool", "pool names must be unique; repeated: {d}", d=", ".join(dupes)
+        )
+    return pools
+
+
+def _section_of_cloud(value: Any, section: str | None, cloud: Cloud | None) -> Any:
+    """A cloud section (``gcp:``, ``aws:``...) is only given for the cluster's own cloud."""
+    if value is not None and cloud is not None and section != cloud.value:
+        raise _fail(
+            "wrong_section",
+            "section '{s}' is for another cloud: this cluster's cloud is '{c}'; move its "
+            "settings to '{c}:' or remove it",
+            s=section, c=cloud.value,
+        )
+    return value
+
+
+def _check_cross_fields(spec: ClusterSpec) -> None:
+    """One error carrying every cross-section problem (loading unpacks them, one per path)."""
+    problems = _cross_field_problems(spec)
+    if problems:
+        raise _fail(
+            "cross_field",
+            "{summary}",
+            summary="; ".join(str(p) for p in problems),
+            problems=[p.as_dict() for p in problems],
+        )
+
+
+def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
+    """Checks that need several sections at once (run after every field is valid)."""
+    out: list[Problem] = security_problems(spec)
+    out += location_problems(spec.cloud, spec.location.region, spec.location.zone)
+    pool_names = {p.name for p in spec.node_pools}
+    if spec.existing is None and spec.options is None and spec.cloud is not Cloud.DIGITALOCEAN:
+        out.append(Problem(
+            spec.cloud.value,
+            f"section '{spec.cloud.value}:' is required to create a {spec.cloud.display} cluster "
+            "(or set 'existing:' to use a running one)",
+        ))
+    if spec.acceptance.enabled:
+        target = spec.acceptance.pool or spec.node_pools[0].name
+        if target not in pool_names:
+            out.append(Problem("acceptance.pool", f"no node pool named '{target}'", target, True))
+        else:
+            pool = spec.pool(target)
+            nodes = max(pool.node_count, pool.max_nodes or 0)
+            if spec.acceptance.nodes > nodes:
+                out.append(Problem(
+                    "acceptance.nodes",
+                    f"pool '{target}' has at most {nodes} nodes", spec.acceptance.nodes, True,
+                ))
+            gpn = spec.acceptance.gpus_per_node
+            if gpn is not None and gpn > pool.machine.gpus:
+                out.append(Problem(
+                    "acceptance.gpus_per_node",
+                    f"{pool.machine_type} has {pool.machine.gpus} GPUs per node", gpn, True,
+                ))
+    for i, team in enumerate(spec.tenancy.teams):
+        for pool_name in team.node_pools:
+            if pool_name not in pool_names:
+                out.append(Problem(
+                    f"tenancy.teams[{i}].node_pools",
+                    f"no node pool named '{pool_name}'; pools: {', '.join(sorted(pool_names))}",
+                    pool_name, True,
+                ))
+    team_names = [t.name for t in spec.tenancy.teams]
+    if len(set(team_names)) != len(team_names):
+        out.append(Problem("tenancy.teams", "team names must be unique"))
+    machines = {p.machine.fabric for p in spec.fabric_pools}
+    if spec.fabric.mode is AttachMode.DRA and any(
+        f in (FabricKind.TCPX, FabricKind.TCPXO) for f in machines
+    ):
+        out.append(Problem(
+            "fabric.mode",
+            "GPUDirect-TCPX/TCPXO machines (A3 High / A3 Mega) use GKE multi-networking, not "
+            "DRA; use mode device-plugin or auto",
+            "dra", True,
+        ))
+    return out
+
+
+def _context_from(data: Mapping[str, Any]) -> dict[str, Any]:
+    ctx: dict[str, Any] = {}
+    with contextlib.suppress(ValueError):
+        ctx["cloud"] = Cloud(str(data.get("cloud")))
+    k8s = data.get("kubernetes")
+    version = k8s.get("version") if isinstance(k8s, Mapping) else None
+    if version is None and isinstance(k8s, KubernetesSpec):
+        version = k8s.version
+    with contextlib.suppress(ValueError):
+        ctx["kubernetes_version"] = KubeVersion.parse(
+            str(version) if version is not None else KubernetesSpec().version
+        )
+    return ctx

@@ -1,0 +1,275 @@
+"""Node pools: GPU pools (machine, capacity, placement, MIG, taints) and the system pool."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, Self
+
+from pydantic import (
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from gpu_fabric import catalog
+from gpu_fabric.catalog import Cloud, Machine
+from gpu_fabric.spec.base import LABEL_KEY, LABEL_VALUE, SpecModel, _ctx_cloud, _dns_label, _fail
+
+
+# -- node pools ------------------------------------------------------------------
+class TaintSpec(SpecModel):
+    key: str
+    value: str = ""
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] = "NoSchedule"
+
+    @field_validator("key")
+    @classmethod
+    def _key(cls, value: str) -> str:
+        if not LABEL_KEY.match(value):
+            raise _fail("taint_key", "'{v}' is not a valid taint key (prefix/name)", v=value)
+        return value
+
+
+CapacityType = Literal[
+    "on_demand", "spot", "reservation", "capacity_block", "flex_start", "queued"
+]
+_CAPACITY_BY_CLOUD: dict[Cloud, tuple[str, ...]] = {
+    Cloud.GCP: ("on_demand", "spot", "reservation", "flex_start", "queued"),
+    Cloud.AWS: ("on_demand", "spot", "reservation", "capacity_block"),
+    Cloud.AZURE: ("on_demand", "spot"),
+    Cloud.DIGITALOCEAN: ("on_demand",),
+    Cloud.OCI: ("on_demand", "reservation", "spot"),
+}
+
+
+class CapacitySpec(SpecModel):
+    """How GPU capacity is obtained.
+
+    ``reservation`` names a GCP specific reservation, an AWS On-Demand Capacity
+    Reservation or Capacity Block id (``cr-...``) or an OCI capacity reservation OCID.
+    """
+
+    type: CapacityType = "on_demand"
+    reservation: str | None = None
+
+    @model_validator(mode="after")
+    def _fits(self, info: ValidationInfo) -> Self:
+        _check_capacity(self, _ctx_cloud(info))
+        return self
+
+
+def _check_capacity(capacity: CapacitySpec, cloud: Cloud | None) -> None:
+    """The capacity type exists on the cloud; a reservation is given exactly when it is used."""
+    if cloud is not None and capacity.type not in _CAPACITY_BY_CLOUD[cloud]:
+        raise _fail(
+            "capacity_type",
+            "capacity type '{t}' is not available on {cloud}; valid: {valid}",
+            t=capacity.type, cloud=cloud.display, valid=", ".join(_CAPACITY_BY_CLOUD[cloud]),
+            at="type", got=capacity.type,
+        )
+    needs = capacity.type in ("reservation", "capacity_block")
+    if needs and not capacity.reservation:
+        raise _fail(
+            "reservation_missing",
+            "capacity type '{t}' needs capacity.reservation (the reservation name or id)",
+            t=capacity.type,
+            at="reservation",
+        )
+    if not needs and capacity.reservation:
+        raise _fail(
+            "reservation_unused",
+            "capacity.reservation is only used with type reservation or capacity_block "
+            "(type is '{t}')",
+            t=capacity.type,
+            at="reservation", got=capacity.reservation,
+        )
+    if cloud is Cloud.AWS and capacity.reservation and not capacity.reservation.startswith("cr-"):
+        raise _fail(
+            "aws_reservation",
+            "AWS capacity reservations and Capacity Blocks have ids like cr-0123456789abcdef0",
+            at="reservation", got=capacity.reservation,
+        )
+
+
+class MigSpec(SpecModel):
+    """MIG partitioning through the GPU Operator's MIG manager."""
+
+    strategy: Literal["single", "mixed"] = "single"
+    profile: str = Field(
+        description="MIG profile every GPU of the pool is split into, e.g. '1g.10gb' "
+        "(must be a profile of the pool's GPU model)",
+    )
+
+
+class GpuNodePoolSpec(SpecModel):
+    """A pool of identical GPU nodes that share one fabric."""
+
+    name: str = Field(description="Pool name (lowercase DNS label; at most 12 chars on Azure)")
+    machine_type: str = Field(description="Machine type / VM size / shape from the catalog")
+    node_count: int = Field(default=2, ge=0, le=1000)
+    min_nodes: int | None = Field(default=None, ge=0, description="Autoscaling lower bound")
+    max_nodes: int | None = Field(default=None, ge=1, description="Autoscaling upper bound")
+    gpus_per_node: int | None = Field(
+        default=None, description="Optional check: must equal the catalog's GPU count"
+    )
+    fabric_nics: int | None = Field(
+        default=None, description="Optional check: must equal the catalog's fabric NIC count"
+    )
+    capacity: CapacitySpec = CapacitySpec()
+    placement: Literal["auto", "compact", "none"] = Field(
+        default="auto",
+        description="compact: GCP COMPACT policy / AWS cluster placement group. auto: compact "
+        "unless a reservation already fixes placement",
+    )
+    labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[TaintSpec] = Field(default_factory=list)
+    gpu_taint: bool = Field(
+        default=True, description="Add the cloud's standard GPU taint so only GPU jobs land here"
+    )
+    auto_repair: bool = False
+    auto_upgrade: bool = False
+    disk_size_gb: int | None = Field(default=None, ge=50, le=65536)
+    os_image: str | None = Field(
+        default=None,
+        description="Node image: GCP image_type, AWS ami_type, Azure os_sku, OCI image OCID",
+    )
+    mig: MigSpec | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str, info: ValidationInfo) -> str:
+        return _pool_name(value, _ctx_cloud(info))
+
+    @field_validator("machine_type")
+    @classmethod
+    def _machine(cls, value: str, info: ValidationInfo) -> str:
+        return _machine_type(value, _ctx_cloud(info))
+
+    @field_validator("labels")
+    @classmethod
+    def _labels(cls, value: dict[str, str]) -> dict[str, str]:
+        return _node_labels(value)
+
+    @model_validator(mode="after")
+    def _matches_catalog(self, info: ValidationInfo) -> Self:
+        _check_pool(self, _ctx_cloud(info))
+        return self
+
+    @property
+    def machine(self) -> Machine:
+        """The catalog entry (the pool is validated against the cluster's cloud)."""
+        return catalog.get_machine(self.machine_type)
+
+
+def _pool_name(value: str, cloud: Cloud | None) -> str:
+    """A DNS label of at most 40 characters; on Azure, an agent pool name."""
+    if cloud is Cloud.AZURE and not re.match(r"^[a-z][a-z0-9]{0,11}$", value):
+        raise _fail(
+            "azure_pool_name",
+            "Azure agent pool names are 1-12 lowercase letters and digits, starting with "
+            "a letter (no '-')",
+        )
+    return _dns_label(value, 40)
+
+
+def _machine_type(value: str, cloud: Cloud | None) -> str:
+    """A machine of the cluster's cloud in the catalog (the catalog's error lists them)."""
+    if cloud is not None:
+        try:
+            catalog.get_machine(value, cloud)
+        except catalog.UnknownMachineError as exc:
+            raise _fail("machine_type", str(exc)) from None
+    return value
+
+
+def _node_labels(value: dict[str, str]) -> dict[str, str]:
+    """Kubernetes label keys and values (a bad one is refused by the API server)."""
+    for key, val in value.items():
+        if not LABEL_KEY.match(key):
+            raise _fail("label_key", "'{k}' is not a valid Kubernetes label key", k=key)
+        if not LABEL_VALUE.match(val):
+            raise _fail(
+                "label_value",
+                "label {k}='{v}' has an invalid value (<=63 chars of [A-Za-z0-9-_.])",
+                k=key, v=val,
+            )
+    return value
+
+
+def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
+    """The pool agrees with its catalog machine: counts, fabric, sizes, MIG profile."""
+    if cloud is None:
+        return
+    try:
+        machine = catalog.get_machine(pool.machine_type, cloud)
+    except catalog.UnknownMachineError:
+        return  # already reported on machine_type
+    if pool.gpus_per_node is not None and pool.gpus_per_node != machine.gpus:
+        raise _fail(
+            "gpu_count",
+            "gpus_per_node {n} does not match {m}, which has {g} GPUs; remove it or set {g}",
+            n=pool.gpus_per_node, m=machine.name, g=machine.gpus,
+            at="gpus_per_node", got=pool.gpus_per_node,
+        )
+    if pool.fabric_nics is not None and pool.fabric_nics != machine.fabric_nics:
+        raise _fail(
+            "nic_count",
+            "fabric_nics {n} does not match {m}, which has {k} fabric NICs; remove it or "
+            "set {k}",
+            n=pool.fabric_nics, m=machine.name, k=machine.fabric_nics,
+            at="fabric_nics", got=pool.fabric_nics,
+        )
+    multi_node = pool.node_count > 1 or (pool.max_nodes or 0) > 1
+    if multi_node and not machine.has_fabric:
+        fabric = ", ".join(catalog.machine_names(cloud, fabric_only=True))
+        raise _fail(
+            "no_fabric",
+            "{m} has no scale-out GPU fabric, so a multi-node pool of it would run NCCL "
+            "over plain TCP; use a fabric machine ({valid}) or node_count 1",
+            m=machine.name, valid=fabric,
+            at="machine_type", got=pool.machine_type,
+        )
+    if pool.node_count == 0 and pool.max_nodes is None:
+        raise _fail(
+            "empty_pool",
+            "node_count 0 without autoscaling makes a pool that never has a node; set "
+            "node_count >= 1, or min_nodes: 0 and max_nodes: N for a pool that scales "
+            "up from zero when jobs wait for it",
+            at="node_count", got=pool.node_count,
+        )
+    if pool.min_nodes is not None and pool.max_nodes is not None:
+        if not pool.min_nodes <= pool.node_count <= pool.max_nodes:
+            raise _fail(
+                "autoscaling",
+                "need min_nodes <= node_count <= max_nodes (got {a} <= {b} <= {c})",
+                a=pool.min_nodes, b=pool.node_count, c=pool.max_nodes,
+                at="node_count", got=pool.node_count,
+            )
+    elif (pool.min_nodes is None) != (pool.max_nodes is None):
+        raise _fail(
+            "autoscaling", "set both min_nodes and max_nodes, or neither", at="min_nodes"
+        )
+    if pool.mig is not None:
+        profiles = machine.gpu.mig_profiles
+        if not profiles:
+            raise _fail(
+                "mig_unsupported",
+                "{gpu} ({m}) does not support MIG in this catalog; remove mig",
+                gpu=machine.gpu.model, m=machine.name,
+                at="mig",
+            )
+        if pool.mig.profile not in profiles:
+            raise _fail(
+                "mig_profile",
+                "MIG profile '{p}' does not exist on {gpu}; valid: {valid}",
+                p=pool.mig.profile, gpu=machine.gpu.model, valid=", ".join(profiles),
+                at="mig.profile", got=pool.mig.profile,
+            )
+
+
+class SystemPoolSpec(SpecModel):
+    """Small CPU pool for system pods and operators (never on GPU nodes)."""
+
+    machine_type: str | None = Field(default=None, description="Default: the cloud's default")
+    node_count: int = Field(default=2, ge=1, le=100)
