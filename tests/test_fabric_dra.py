@@ -138,7 +138,30 @@ def test_dranet_chart_gets_the_clouds_provider_hint_under_args() -> None:
     [release] = layer_of(spec).part("dranet").charts
     assert release.values["args"] == {"cloudProviderHint": "GCE"}
     assert "cloudProviderHint" not in release.values
-    from gpu_fabric.fabric.manifests.dranet import CLOUD_PROVIDER_HINTS
 
-    allowed = {"AWS", "GCE", "AZURE", "OKE", "ALIBABA", "webhook", "NONE"}
-    assert set(CLOUD_PROVIDER_HINTS.values()) <= allowed
+
+# Each cloud's DraNet provider plug-in: dranet v1.4.0 cmd/dranet/app.go and the chart's
+# values.schema.json allow AWS, GCE, AZURE, OKE, ALIBABA, webhook, NONE; DigitalOcean
+# has no plug-in. The cloud's describer says which (the fabric layer names no cloud).
+@pytest.mark.parametrize(("cloud", "machine", "hint"), [
+    ("gcp", A4, "GCE"),
+    ("aws", None, "AWS"),
+    ("azure", None, "AZURE"),
+    ("oci", None, "OKE"),
+    ("digitalocean", "gpu-h200x8-1128gb-fabric-contracted", "NONE"),
+])
+def test_each_clouds_describer_names_its_dranet_provider_hint(
+    cloud: str, machine: str | None, hint: str
+) -> None:
+    spec = existing(cloud, machine, addons={"dranet": {"enabled": True}})
+    assert fabric_of(spec).dranet_provider_hint == hint
+    [release] = layer_of(spec).part("dranet").charts
+    assert release.values["args"] == {"cloudProviderHint": hint}
+
+
+def test_dranet_values_refuse_a_hint_the_chart_does_not_know() -> None:
+    from gpu_fabric.fabric.manifests import dranet
+
+    with pytest.raises(ValueError, match=r"'GKE' is not a DraNet cloudProviderHint; "
+                       r"valid: AWS, GCE, AZURE, OKE, ALIBABA, webhook, NONE"):
+        dranet.values("GKE")

@@ -62,6 +62,7 @@ from gpu_fabric.fabric.description import (
     Attach,
     DevicePlugin,
     FabricDescription,
+    SriovVfNetwork,
     describe_cluster,
 )
 from gpu_fabric.fabric.model import HelmRelease, Part
@@ -431,16 +432,16 @@ def test_oci_sriov_network_as_oci_hpc_oke() -> None:
         _sriov_nad("default", config), _sriov_nad("team-a", config)]
 
 
-def test_sriov_nad_without_the_optional_extras_uses_the_network_as_ipam_pool() -> None:
+def test_sriov_nad_without_vf_network_settings_uses_the_network_as_ipam_pool() -> None:
     oci = fabric_of(existing("oci"))
-    bare = dataclasses.replace(oci, extra={}, mtu=None)
+    bare = dataclasses.replace(oci, sriov_network=None, mtu=None)
     assert [_split_nad(m) for m in parts.fabric_nads(bare, "ml")] == [_sriov_nad("ml", {
         "cniVersion": "0.3.1",
         "name": "rdma-vf",
         "plugins": [{"type": "sriov", "ipam": {"type": "nv-ipam", "poolName": "rdma-vf"}},
                     {"type": "tuning"}, {"type": "rdma"}, {"type": "sbr"}],
     })]
-    other_pool = dataclasses.replace(oci, extra={"ipam_pool": "vf-pool-b"}, mtu=9000)
+    other_pool = dataclasses.replace(oci, sriov_network=SriovVfNetwork("vf-pool-b"), mtu=9000)
     assert [_split_nad(m) for m in parts.fabric_nads(other_pool, "ml")] == [_sriov_nad("ml", {
         "cniVersion": "0.3.1",
         "name": "rdma-vf",

@@ -108,6 +108,54 @@ class DraClasses:
 
 
 @dataclass(frozen=True)
+class SriovVfNetwork:
+    """The SR-IOV network of a device-plugin pool whose NICs reach pods as VFs
+    (``nad_type == "sriov"``): what its NetworkAttachmentDefinition's CNI chain sets.
+
+    The describer of a VF cloud fills it (OKE: oci-hpc-oke
+    ``terraform/files/nvidia-network-operator/sriov-network.yaml``); without it the
+    NAD takes addresses from an nv-ipam pool named after the network and sets no
+    ``spoofchk`` and no sysctls.
+    """
+
+    # The nv-ipam IPPool the VFs take their addresses from (also the pool's name
+    # in the cloud's IPPool object).
+    ipam_pool: str
+    # The sriov CNI's ``spoofchk`` ("off": oci-hpc-oke's ``spoofChk: "off"``); None
+    # leaves the CNI's default.
+    spoofchk: str | None = None
+    # Sysctls the ``tuning`` plugin sets in the pod (name -> value).
+    sysctl: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PodInterface:
+    """One pod interface requested by network name: an entry of a multi-network annotation."""
+
+    interface: str  # interface name inside the pod (eth0, eth1...)
+    network: str  # the network object the interface attaches to
+
+    def to_dict(self) -> dict[str, str]:
+        return {"interfaceName": self.interface, "network": self.network}
+
+
+@dataclass(frozen=True)
+class PodInterfaces:
+    """How pods of an annotation-attached fabric (``Attach.GKE_MULTINETWORK``) list their
+    interfaces: the JSON list under ``network_annotation_key`` holds ``leading``, then one
+    entry per rail the pod uses; ``default_key`` names the pod's default interface.
+
+    GKE multi-networking (the describer of GKE fills it): ``eth0`` on the ``default``
+    network, and on RDMA machines ``eth1`` on the second gVNIC network before the
+    RDMA rails (``networking.gke.io/default-interface: eth0``).
+    """
+
+    default_key: str  # annotation naming the default interface
+    default_interface: str  # its value, e.g. "eth0"
+    leading: tuple[PodInterface, ...]  # interfaces before the rails, in order
+
+
+@dataclass(frozen=True)
 class FabricDescription:
     """Everything the Kubernetes layer needs to know about one pool's fabric."""
 
@@ -163,7 +211,16 @@ class FabricDescription:
     # admission guard refuse other counts with this reason (set by the cloud describer).
     pod_gpu_counts: tuple[int, ...] | None = None
     pod_gpu_counts_reason: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # The VF network's CNI settings (SR-IOV device-plugin pools; None: the defaults
+    # described on :class:`SriovVfNetwork`).
+    sriov_network: SriovVfNetwork | None = None
+    # The interfaces pods list in the network annotation (annotation-attached pools).
+    pod_interfaces: PodInterfaces | None = None
+    # DraNet's ``args.cloudProviderHint``: the provider plug-in that adds cloud
+    # attributes (e.g. ``dra.net/cloudNetwork``) to NIC devices. Allowed values
+    # (dranet v1.4.0 cmd/dranet/app.go and values.schema.json): AWS, GCE, AZURE,
+    # OKE, ALIBABA, webhook, NONE; "NONE" where the cloud has no plug-in.
+    dranet_provider_hint: str = "NONE"
 
     @property
     def uses_dra(self) -> bool:

@@ -6,7 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from gpu_fabric.fabric.addons import ResolvedAddons
-from gpu_fabric.fabric.description import Attach, DevicePlugin, FabricDescription
+from gpu_fabric.fabric.description import (
+    Attach,
+    DevicePlugin,
+    FabricDescription,
+    SriovVfNetwork,
+)
 from gpu_fabric.fabric.manifests import (
     dra,
     dra_driver,
@@ -225,11 +230,9 @@ def fabric_nads(fabric: FabricDescription, ns: str) -> list[Manifest]:
     if kind == "sriov":
         network = next(r.network for r in fabric.rails if r.network)
         resource = next(iter(fabric.pooled_resources))
-        pool = str(fabric.extra.get("ipam_pool", network))
-        sysctl = fabric.extra.get("sriov_sysctl")
-        return [nads.sriov(network, ns, resource, nads.nv_ipam(pool), mtu=fabric.mtu,
-                           spoofchk=fabric.extra.get("sriov_spoofchk"),
-                           sysctl=dict(sysctl) if sysctl else None)]
+        vf = fabric.sriov_network or SriovVfNetwork(ipam_pool=network)
+        return [nads.sriov(network, ns, resource, nads.nv_ipam(vf.ipam_pool), mtu=fabric.mtu,
+                           spoofchk=vf.spoofchk, sysctl=dict(vf.sysctl) or None)]
     return []
 
 
@@ -324,6 +327,11 @@ def _alignment_group(fabric: FabricDescription) -> tuple[int, int]:
     return per_root, max(1, machine.fabric_nics * per_root // machine.gpus)
 
 
+def _dranet_hint(fabrics: Mapping[str, FabricDescription]) -> str:
+    """The cloud's DraNet provider hint (every pool of a cluster is on one cloud)."""
+    return next(iter(fabrics.values())).dranet_provider_hint if fabrics else "NONE"
+
+
 def dra_parts(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
@@ -347,7 +355,7 @@ def dra_parts(
     if addons.on("dranet"):
         out.append(Part(
             "dranet", (),
-            (chart_release("dranet", addons, dranet.values(spec.cloud), cloud, spec,
+            (chart_release("dranet", addons, dranet.values(_dranet_hint(fabrics)), cloud, spec,
                            fabrics),),
             description="DraNet: NICs as DRA devices (driver dra.net)",
         ))

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_fabric.catalog import Cloud, FabricKind, get_machine
-from gpu_fabric.fabric.description import Attach, FabricDescription
+from gpu_fabric.catalog import Cloud, get_machine
+from gpu_fabric.fabric.description import Attach, FabricDescription, PodInterface
 from gpu_fabric.fabric.naming import (
     claim_template_name,
     compute_domain_channel,
@@ -311,16 +311,15 @@ def _network_annotations(fabric: FabricDescription, gpus: int) -> dict[str, str]
     if key is None:
         return {}
     machine = fabric.machine
-    if fabric.attach is Attach.GKE_MULTINETWORK:
+    listed = fabric.pod_interfaces
+    if listed is not None:
+        # The leading interfaces, then one per rail the pod's GPUs use.
         rails = fabric.rails[: machine.nics_for(gpus)]
-        interfaces = [{"interfaceName": "eth0", "network": "default"}]
-        gvnic = fabric.extra.get("gvnic_network")
-        if machine.fabric is FabricKind.ROCE and gvnic:
-            interfaces.append({"interfaceName": "eth1", "network": gvnic})
-        interfaces += [
-            {"interfaceName": str(r.pod_interface), "network": str(r.network)} for r in rails
-        ]
-        return {"networking.gke.io/default-interface": "eth0", key: json.dumps(interfaces)}
+        interfaces = [*listed.leading, *(
+            PodInterface(str(r.pod_interface), str(r.network)) for r in rails
+        )]
+        return {listed.default_key: listed.default_interface,
+                key: json.dumps([i.to_dict() for i in interfaces])}
     if fabric.pooled_resources and fabric.pooled_scaling == "per_gpu":
         # SR-IOV: one network entry per VF the pod gets.
         network = next(r.network for r in fabric.rails if r.network)

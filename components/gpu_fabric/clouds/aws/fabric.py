@@ -38,6 +38,9 @@ EFA_HUGEPAGES = "5120Mi"
 # memory"). Full-node figure from the same awsome MPIJob (memory: 32000Mi for 8 GPUs),
 # scaled with the GPU share; requested only, never a limit on the training process.
 EFA_MEMORY_REQUEST = "32000Mi"
+# DraNet's provider plug-in for this cloud (``args.cloudProviderHint``; dranet v1.4.0
+# cmd/dranet/app.go and values.schema.json).
+DRANET_PROVIDER_HINT = "AWS"
 # Node labels our GPU node groups carry (the EFA and NVIDIA device plugins select on them).
 EFA_PRESENT_LABEL = "vpc.amazonaws.com/efa.present"
 
@@ -84,4 +87,5 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         gpu_dra=dra,
         hugepages_2mi=EFA_HUGEPAGES if machine.has_fabric else None,
         memory_request=EFA_MEMORY_REQUEST if machine.has_fabric else None,
+        dranet_provider_hint=DRANET_PROVIDER_HINT,
     )

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 SHARED_RESOURCE = "rdma/hca_shared_devices_a"
 SRIOV_RESOURCE = "rdma/ib"
 TOPOLOGY_MOUNT = "/opt/nvidia-topology"
+# DraNet's provider plug-in for this cloud (``args.cloudProviderHint``; dranet v1.4.0
+# cmd/dranet/app.go and values.schema.json).
+DRANET_PROVIDER_HINT = "AZURE"
 
 
 def topology_config_map(topology: str) -> str:
@@ -85,5 +88,5 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         dra=dra_classes(spec) if dra else None,
         gpu_dra=dra,
         config_map_mounts=mounts,
-        extra={"topology": machine.topology},
+        dranet_provider_hint=DRANET_PROVIDER_HINT,
     )

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 NAD_PREFIX = "roce-net-"
 MULTUS_ANNOTATION = "k8s.v1.cni.cncf.io/networks"
+# DraNet has no DigitalOcean plug-in (``args.cloudProviderHint``; dranet v1.4.0
+# cmd/dranet/app.go and values.schema.json).
+DRANET_PROVIDER_HINT = "NONE"
 # DO VPC ip_range limits (pulumi-digitalocean Vpc.ip_range: "not larger than /16 or
 # smaller than /24").
 VPC_PREFIXES = (16, 24)
@@ -112,4 +115,5 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         ipam="none" if machine.has_fabric else None,
         pod_gpu_counts=(machine.gpus,) if machine.has_fabric else None,
         pod_gpu_counts_reason=FULL_NODE if machine.has_fabric else "",
+        dranet_provider_hint=DRANET_PROVIDER_HINT,
     )

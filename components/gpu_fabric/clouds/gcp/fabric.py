@@ -23,7 +23,14 @@ from gpu_fabric.fabric.derive import (
     pool_labels,
     pool_taints,
 )
-from gpu_fabric.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
+from gpu_fabric.fabric.description import (
+    Attach,
+    DevicePlugin,
+    FabricDescription,
+    PodInterface,
+    PodInterfaces,
+    Rail,
+)
 from gpu_fabric.fabric.problems import refuse
 from gpu_fabric.kube_version import KubeVersion
 
@@ -37,6 +44,10 @@ GVNIC_NETWORK = "gvnic-1"
 # GPUDirect over gVNIC (A3 High / A3 Mega): one VPC per GPU NIC and the RxDM sidecar.
 TCP_FABRICS = (FabricKind.TCPX, FabricKind.TCPXO)
 MULTINETWORK_ANNOTATION = "networking.gke.io/interfaces"
+DEFAULT_INTERFACE_ANNOTATION = "networking.gke.io/default-interface"
+# DraNet's provider plug-in for this cloud (``args.cloudProviderHint``; dranet v1.4.0
+# cmd/dranet/app.go and values.schema.json).
+DRANET_PROVIDER_HINT = "GCE"
 # GKE-managed DRANet runs on node pools that carry this label (GKE docs, managed DRANet).
 MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
 # Turns off GKE's own NVIDIA device plugin where GPUs are DRA devices (GKE set-up-dra).
@@ -136,9 +147,19 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         pod_annotations=rxdm.annotations if rxdm else {},
         sidecars=(rxdm.sidecar,) if rxdm else (),
         sidecar_volumes=rxdm.volumes if rxdm else (),
-        extra={"managed_dranet": managed, "gvnic_network": GVNIC_NETWORK},
+        pod_interfaces=_pod_interfaces(machine) if attach is Attach.GKE_MULTINETWORK else None,
+        dranet_provider_hint=DRANET_PROVIDER_HINT,
         **pod_shapes(machine, attach),
     )
+
+
+def _pod_interfaces(machine: Machine) -> PodInterfaces:
+    """Multi-network pods: eth0 on the pod network; RDMA machines put the second gVNIC
+    (``gvnic-1``) on eth1, before the RDMA rails (eth2..; see ``describe``)."""
+    leading = [PodInterface("eth0", "default")]
+    if machine.fabric is FabricKind.ROCE:
+        leading.append(PodInterface("eth1", GVNIC_NETWORK))
+    return PodInterfaces(DEFAULT_INTERFACE_ANNOTATION, "eth0", tuple(leading))
 
 
 # Why pods with fewer GPUs than the node get no working fabric, per case.

@@ -121,7 +121,8 @@ def gpu_node_pool(
     assert opts is not None
     machine = pool.machine
     capacity = pool.capacity.type
-    managed = bool(fabric.extra.get("managed_dranet"))
+    # GKE-managed DRANet: the cloud installs the NIC driver (see fabric.describe).
+    managed = fabric.dra is not None and fabric.dra.managed_nics
     networks = [
         gcp.container.NodePoolNetworkConfigAdditionalNodeNetworkConfigArgs(
             network=vpcs[n.vpc].name, subnetwork=vpcs[n.vpc].subnet_names[n.subnet]

@@ -26,7 +26,13 @@ from gpu_fabric.fabric.derive import (
     pool_taints,
     refuse_amd_gpu_dra,
 )
-from gpu_fabric.fabric.description import Attach, DevicePlugin, FabricDescription, Rail
+from gpu_fabric.fabric.description import (
+    Attach,
+    DevicePlugin,
+    FabricDescription,
+    Rail,
+    SriovVfNetwork,
+)
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -45,6 +51,12 @@ VF_SYSCTLS: dict[str, str] = {
     "net.ipv4.conf.all.rp_filter": "0",
     "net.ipv4.conf.all.accept_local": "1",
 }
+# The VF network's CNI settings: its nv-ipam pool is named after it, spoof checking off
+# (oci-hpc-oke sriov-network.yaml ``spoofChk: "off"``), the sysctls above.
+VF_NETWORK = SriovVfNetwork(ipam_pool=SRIOV_NETWORK, spoofchk="off", sysctl=VF_SYSCTLS)
+# DraNet's provider plug-in for this cloud (``args.cloudProviderHint``; dranet v1.4.0
+# cmd/dranet/app.go and values.schema.json).
+DRANET_PROVIDER_HINT = "OKE"
 # OKE's own GPU device plugin is switched off by this node label when the GPU
 # Operator provides nvidia.com/gpu (oci-hpc-oke sets it on GPU pools).
 DISABLE_OKE_GPU_PLUGIN = "oci.oraclecloud.com/disable-gpu-device-plugin"
@@ -106,8 +118,8 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         if attach in (Attach.HOST_NETWORK, Attach.DEVICE_PLUGIN)
         else {},
         privileged=attach is Attach.HOST_NETWORK,
-        extra={"ipam_pool": SRIOV_NETWORK, "sriov_spoofchk": "off",
-               "sriov_sysctl": VF_SYSCTLS} if sriov else {},
+        sriov_network=VF_NETWORK if sriov else None,
+        dranet_provider_hint=DRANET_PROVIDER_HINT,
     )
 
 

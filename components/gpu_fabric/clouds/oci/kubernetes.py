@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import GpuVendor
+from gpu_fabric.clouds.oci.fabric import SRIOV_NETWORK
 from gpu_fabric.fabric.description import DevicePlugin
 from gpu_fabric.fabric.layer import Manifest, Part
 from gpu_fabric.fabric.manifests import network_operator
@@ -260,7 +261,8 @@ def ip_pool(spec: ClusterSpec, fabrics: list[FabricDescription], ns: str) -> Man
     block = 1
     while block < 2 * vfs:
         block *= 2
-    name = str(fabrics[0].extra.get("ipam_pool", "rdma-vf"))
+    vf = fabrics[0].sriov_network
+    name = vf.ipam_pool if vf is not None else SRIOV_NETWORK
     subnet = spec.network.fabric_cidr
     # oci-hpc-oke's IPPool sets a gateway (192.168.0.1 in 192.168.0.0/16, the first
     # host): the sbr plugin builds the VF's routing table from it.
