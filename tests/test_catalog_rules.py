@@ -1,6 +1,7 @@
 """The catalog's rules, on inputs where a wrong rule gives a different answer (docs/mutation.md).
 
-The machine rows are checked by tests/test_catalog.py and tests/test_gpu_nic_pairing.py.
+The machine rows are checked by tests/test_catalog.py, tests/test_catalog_rows.py and
+tests/test_gpu_nic_pairing.py.
 This file calls the functions the rows are built with and the rules applied to
 them, so that a changed operator or constant fails here; mutmut can only activate
 a mutant in a function called after import (its workers fork from a process that
@@ -44,11 +45,14 @@ def test_interface_and_hca_name_helpers() -> None:
     assert dict(_env(A="1", B="2")) == {"A": "1", "B": "2"}
 
 
-def test_nic_share_without_a_pairing_row_is_the_ceiling_of_the_per_gpu_share() -> None:
-    # A machine with no pairing row (a new shape) falls back to ceil(NICs x GPUs / 8).
-    # 4 NICs for 8 GPUs: 1 GPU -> 1 (never 0), 3 -> 2 (1.5 up), 8 -> 4.
-    new = dataclasses.replace(get_machine("p4d.24xlarge"), name="p9.unlisted")
+def test_nic_share_without_a_pairing_is_the_ceiling_of_the_per_gpu_share() -> None:
+    # A machine built outside the catalog with no pairing falls back to
+    # ceil(NICs x GPUs / 8). 4 NICs for 8 GPUs: 1 GPU -> 1 (never 0), 3 -> 2 (1.5 up), 8 -> 4.
+    new = dataclasses.replace(get_machine("p4d.24xlarge"), name="p9.unlisted", pairing=None)
     assert [new.nics_for(g) for g in (1, 2, 3, 8)] == [1, 1, 2, 4]
+    # 12 NICs for 8 GPUs: 1 GPU -> 2 (1.5 up), 3 -> 5 (4.5 up); no pairing has these.
+    twelve = dataclasses.replace(new, fabric_nics=12)
+    assert [twelve.nics_for(g) for g in (1, 3, 8)] == [2, 5, 12]
     with pytest.raises(ValueError) as info:
         new.nics_for(9)
     assert str(info.value) == "p9.unlisted has 8 GPUs; gpus must be 1..8, got 9"
@@ -71,7 +75,7 @@ def test_a_machine_without_fabric_nics_gives_a_pod_no_nic() -> None:
 def test_a_group_sharing_nics_spreads_its_gpus_over_them() -> None:
     # GpuNicPairing docstring: group k holds GPUs k*gpus_per_group.. and NICs
     # k*nics_per_group.. ; a group of 4 GPUs and 2 NICs gives 2 GPUs per NIC.
-    p = GpuNicPairing(4, 2, "layout under test")
+    p = GpuNicPairing(gpus_per_group=4, nics_per_group=2, source="layout under test")
     assert [p.nics_of_gpu(g) for g in range(8)] == [
         (0,), (0,), (1,), (1,), (2,), (2,), (3,), (3,)
     ]

@@ -997,12 +997,13 @@ def test_alignment_group_without_a_pairing_row(
 ) -> None:
     a4 = fabric_of(existing("gcp", A4))
     machine = dataclasses.replace(a4.machine, name=name, gpus=gpus, fabric_nics=nics,
-                                  gpus_per_pcie_root=per_root)
+                                  gpus_per_pcie_root=per_root, pairing=None)
     assert parts._alignment_group(dataclasses.replace(a4, machine=machine)) == expected
 
 
 def test_alignment_group_from_the_pairing_table() -> None:
-    # components/gpu_fabric/catalog/pairing.py rows: A4 2 + 2 (GKE SEED), p5 1 + 4, p4d 2 + 1.
+    # The catalog rows' pairing= (components/gpu_fabric/catalog/gcp.py, aws.py): A4 2 + 2
+    # (GKE SEED), p5 1 + 4, p4d 2 + 1.
     assert parts._alignment_group(fabric_of(existing("gcp", A4))) == (2, 2)
     assert parts._alignment_group(fabric_of(existing("aws"))) == (1, 4)
     assert parts._alignment_group(fabric_of(existing("aws", "p4d.24xlarge"))) == (2, 1)

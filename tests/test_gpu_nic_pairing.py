@@ -1,4 +1,4 @@
-"""The catalog's GPU <-> NIC pairing table: which NICs serve which GPUs, per machine.
+"""Each catalog row's GPU <-> NIC pairing (``pairing=``): which NICs serve which GPUs.
 
 Expected layouts are written out from their sources (not recomputed):
 - aws/aws-ofi-nccl topology/p4d-24xl-topo.xml: "Each group has 2 GPUs and 1 NIC behind

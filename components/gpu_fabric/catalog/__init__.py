@@ -23,8 +23,9 @@ drag down). It is set by one of three rules, recorded in ``floor_basis``:
   i.e. 92-96%) and 60% for the TCP-based GPUDirect-TCPX/TCPXO fabrics.
 The catalog is a package: :mod:`~gpu_fabric.catalog.model` (the types),
 one data module per cloud (``gcp``, ``aws``, ``azure`` with its PCI topologies,
-``digitalocean``, ``oci``), the shared ``gpus``, the GPU<->NIC ``pairing`` table and
-``lookup``. Every name stays importable from ``gpu_fabric.catalog``.
+``digitalocean``, ``oci``), the shared ``gpus``, the GPU<->NIC ``pairing`` type (each
+machine row holds its pairing) and ``lookup`` (which checks the rows when it loads).
+Every name stays importable from ``gpu_fabric.catalog``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,14 @@ from gpu_fabric.catalog.gpus import (
     MI300X,
     MI325X,
 )
-from gpu_fabric.catalog.lookup import MACHINES, get_machine, machine_names, machines
+from gpu_fabric.catalog.lookup import (
+    GPU_NIC_PAIRING,
+    MACHINES,
+    CatalogRowError,
+    get_machine,
+    machine_names,
+    machines,
+)
 from gpu_fabric.catalog.model import (
     DERIVED_RDMA,
     DERIVED_TCP,
@@ -63,7 +71,7 @@ from gpu_fabric.catalog.model import (
     PciTopology,
     UnknownMachineError,
 )
-from gpu_fabric.catalog.pairing import GPU_NIC_PAIRING, GpuNicPairing, gpu_nic_pairing
+from gpu_fabric.catalog.pairing import GpuNicPairing, gpu_nic_pairing
 
 __all__ = [
     "A10",
@@ -90,6 +98,7 @@ __all__ = [
     "MI300X",
     "MI325X",
     "NO_FABRIC",
+    "CatalogRowError",
     "Cloud",
     "FabricKind",
     "Gpu",

@@ -23,6 +23,7 @@ from gpu_fabric.catalog.model import (
     _derived,
     _env,
 )
+from gpu_fabric.catalog.pairing import GpuNicPairing
 
 # AWS EFA through aws-ofi-nccl. Current guidance (aws-ofi-nccl efa-env-var.md):
 # do not set FI_EFA_USE_DEVICE_RDMA (libfabric >= 1.18), FI_EFA_FORK_SAFE or
@@ -46,70 +47,125 @@ _AWS = ("shared/reference/aws.md", "karpenter-provider-aws instance-types.md",
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- AWS --
     Machine(
-        Cloud.AWS, "p4d.24xlarge", "P4d", A100_40, 8,
-        FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
-        round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s (2x p4de, same 4x100G EFA)",
-        _AWS, network_cards=4,
+        cloud=Cloud.AWS, name="p4d.24xlarge", family="P4d", gpu=A100_40, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=4, gbps_per_nic=100, total_fabric_gbps=400,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=round(78.33 * 0.85, 1),
+        floor_basis="measured: 85% of 78.33 GB/s (2x p4de, same 4x100G EFA)",
+        sources=_AWS, network_cards=4,
         host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=1,
+            source="aws/aws-ofi-nccl topology/p4d-24xl-topo.xml: 2 GPUs + 1 NIC per PCIe switch",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p4de.24xlarge", "P4de", A100_80, 8,
-        FabricKind.EFA, 4, 100, 400, 9001, AWS_EFA,
-        round(78.33 * 0.85, 1), "measured: 85% of 78.33 GB/s all_reduce at 2 GiB (awsome)",
-        _AWS, network_cards=4,
+        cloud=Cloud.AWS, name="p4de.24xlarge", family="P4de", gpu=A100_80, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=4, gbps_per_nic=100, total_fabric_gbps=400,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=round(78.33 * 0.85, 1),
+        floor_basis="measured: 85% of 78.33 GB/s all_reduce at 2 GiB (awsome)",
+        sources=_AWS, network_cards=4,
         host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=1,
+            source="aws/aws-ofi-nccl topology/p4de-24xl-topo.xml: 2 GPUs + 1 NIC per PCIe switch",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p5.48xlarge", "P5", H100_80, 8,
-        FabricKind.EFA, 32, 100, 3200, 9001, AWS_EFA,
-        round(443.72 * 0.85, 1), "measured: 85% of 443.72 GB/s all_reduce at 2 GiB (awsome)",
-        _AWS, network_cards=32,
+        cloud=Cloud.AWS, name="p5.48xlarge", family="P5", gpu=H100_80, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=32, gbps_per_nic=100, total_fabric_gbps=3200,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=round(443.72 * 0.85, 1),
+        floor_basis="measured: 85% of 443.72 GB/s all_reduce at 2 GiB (awsome)",
+        sources=_AWS, network_cards=32,
         notes="all_reduce busbw exceeds the 400 GB/s line rate (NVLink reduces in-node).",
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=4,
+            source="aws/aws-ofi-nccl topology/p5.48xl-topo.xml: 1 GPU + 4 EFA per PCIe bridge",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p5e.48xlarge", "P5e", H200_141, 8,
-        FabricKind.EFA, 32, 100, 3200, 9001, AWS_EFA,
-        round(443.72 * 0.85, 1), "measured on p5 (same 32x100G EFA fabric): 85% of 443.72",
-        _AWS, network_cards=32,
+        cloud=Cloud.AWS, name="p5e.48xlarge", family="P5e", gpu=H200_141, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=32, gbps_per_nic=100, total_fabric_gbps=3200,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=round(443.72 * 0.85, 1),
+        floor_basis="measured on p5 (same 32x100G EFA fabric): 85% of 443.72",
+        sources=_AWS, network_cards=32,
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=4, confirmed=False,
+            source="as p5.48xlarge (same 32 x 100G EFA); inferred from GPU and NIC counts "
+                   "(per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p5en.48xlarge", "P5en", H200_141, 8,
-        FabricKind.EFA, 16, 200, 3200, 9001, AWS_EFA,
-        _derived(16, 200, 0.7), DERIVED_RDMA, _AWS, network_cards=16,
+        cloud=Cloud.AWS, name="p5en.48xlarge", family="P5en", gpu=H200_141, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=16, gbps_per_nic=200, total_fabric_gbps=3200,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=_derived(16, 200, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AWS, network_cards=16,
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=2, confirmed=False,
+            source="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p6-b200.48xlarge", "P6-B200", B200, 8,
-        FabricKind.EFA, 8, 400, 3200, 9001, AWS_EFA,
-        _derived(8, 400, 0.7), DERIVED_RDMA, _AWS, network_cards=8,
+        cloud=Cloud.AWS, name="p6-b200.48xlarge", family="P6-B200", gpu=B200, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AWS, network_cards=8,
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1, confirmed=False,
+            source="8 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p6-b300.48xlarge", "P6-B300", B300, 8,
-        FabricKind.EFA, 16, 400, 6400, 9001, AWS_EFA,
-        _derived(16, 400, 0.7), DERIVED_RDMA, _AWS, network_cards=17,
+        cloud=Cloud.AWS, name="p6-b300.48xlarge", family="P6-B300", gpu=B300, gpus=8,
+        fabric=FabricKind.EFA, fabric_nics=16, gbps_per_nic=400, total_fabric_gbps=6400,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=_derived(16, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AWS, network_cards=17,
         notes="17 network cards, 16 with EFA: card 0 carries only the primary ENA.",
         host_vcpus=192, host_memory_gib=4096,  # instance-memory 4194304 MiB
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=2, confirmed=False,
+            source="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AWS, "p6e-gb200.36xlarge", "P6e-GB200", GB200, 4,
-        FabricKind.EFA, 4, 400, 1600, 9001, AWS_EFA,
-        _derived(4, 400, 0.7), DERIVED_RDMA, _AWS,
+        cloud=Cloud.AWS, name="p6e-gb200.36xlarge", family="P6e-GB200", gpu=GB200, gpus=4,
+        fabric=FabricKind.EFA, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
+        mtu=9001, nccl=AWS_EFA,
+        busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AWS,
         cpu_arch="arm64", nvlink_domain=72,
         notes="Sources disagree (ENI: 17 cards; awsome: 4 EFA). 4 EFA x 400 Gb/s used; "
         "network-card layout unconfirmed.",
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1, confirmed=False,
+            source="4 EFA for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AWS, "g6e.48xlarge", "G6e", L40S, 8,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AWS,
+        cloud=Cloud.AWS, name="g6e.48xlarge", family="G6e", gpu=L40S, gpus=8,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_AWS,
         notes="Has 4 EFA at 100 Gb/s but no GPUDirect RDMA; not a training fabric here.",
         host_vcpus=192, host_memory_gib=1536,  # instance-memory 1572864 MiB
     ),
     Machine(
-        Cloud.AWS, "g5.48xlarge", "G5", A10, 8,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AWS,
+        cloud=Cloud.AWS, name="g5.48xlarge", family="G5", gpu=A10, gpus=8,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_AWS,
         host_vcpus=192, host_memory_gib=768,  # instance-memory 786432 MiB
     ),
 )

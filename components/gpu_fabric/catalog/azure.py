@@ -21,6 +21,7 @@ from gpu_fabric.catalog.model import (
     _env,
     _names,
 )
+from gpu_fabric.catalog.pairing import GpuNicPairing
 
 # Azure ND-series InfiniBand (NCCL's built-in IB transport).
 AZURE_IB = NcclProfile(
@@ -107,65 +108,145 @@ AZURE_TOPOLOGIES: Mapping[str, PciTopology] = MappingProxyType({
 MACHINES: tuple[Machine, ...] = (
     # --------------------------------------------------------------- Azure --
     Machine(
-        Cloud.AZURE, "Standard_ND96asr_v4", "ND A100 v4", A100_40, 8,
-        FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
-        180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
-        _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        cloud=Cloud.AZURE, name="Standard_ND96asr_v4", family="ND A100 v4", gpu=A100_40, gpus=8,
+        fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=200, total_fabric_gbps=1600,
+        mtu=None, nccl=AZURE_IB,
+        busbw_floor=180.0,
+        floor_basis="published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
+        sources=_AZURE, nic_names=_names("ib", 8), topology="ndv4",
         host_vcpus=96, host_memory_gib=900,  # ndasra100v4-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=2,
+            source="Azure/azhpc-images topology/ndv4-topo.xml: 2 GPUs + 2 HCAs per PCIe switch",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND96amsr_A100_v4", "NDm A100 v4", A100_80, 8,
-        FabricKind.INFINIBAND, 8, 200, 1600, None, AZURE_IB,
-        180.0, "published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
-        _AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        cloud=Cloud.AZURE,
+        name="Standard_ND96amsr_A100_v4",
+        family="NDm A100 v4",
+        gpu=A100_80,
+        gpus=8,
+        fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=200, total_fabric_gbps=1600,
+        mtu=None, nccl=AZURE_IB,
+        busbw_floor=180.0,
+        floor_basis="published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
+        sources=_AZURE, nic_names=_names("ib", 8), topology="ndv4",
         host_vcpus=96, host_memory_gib=1900,  # ndma100v4-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=2,
+            source="Azure/azhpc-images topology/ndv4-topo.xml: 2 GPUs + 2 HCAs per PCIe switch",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND96isr_H100_v5", "ND H100 v5", H100_80, 8,
-        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
-        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
+        cloud=Cloud.AZURE,
+        name="Standard_ND96isr_H100_v5",
+        family="ND H100 v5",
+        gpu=H100_80,
+        gpus=8,
+        fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=None, nccl=AZURE_IB,
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AZURE,
         nic_names=_names("ib", 8), topology="ndv5",
         notes="Azure's 8-node SHARP baseline is ~450 GB/s (fail < 300); no 2-node figure.",
         host_vcpus=96, host_memory_gib=1900,  # ndh100v5-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1,
+            source="Azure/azhpc-images topology/ndv5-topo.xml: 1 GPU + 1 HCA per PCIe switch",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND96isr_H200_v5", "ND H200 v5", H200_141, 8,
-        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
-        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE,
+        cloud=Cloud.AZURE,
+        name="Standard_ND96isr_H200_v5",
+        family="ND H200 v5",
+        gpu=H200_141,
+        gpus=8,
+        fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=None, nccl=AZURE_IB,
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AZURE,
         nic_names=_names("ib", 8), topology="ndv5",
         host_vcpus=96, host_memory_gib=1850,  # nd-h200-v5-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1,
+            source="ndv5 layout (Azure/azhpc-images topology/ndv5-topo.xml)",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND96isr_MI300X_v5", "ND MI300X v5", MI300X, 8,
-        FabricKind.INFINIBAND, 8, 400, 3200, None, AZURE_IB,
-        _derived(8, 400, 0.7), DERIVED_RDMA, _AZURE, nic_names=_names("ib", 8),
+        cloud=Cloud.AZURE,
+        name="Standard_ND96isr_MI300X_v5",
+        family="ND MI300X v5",
+        gpu=MI300X,
+        gpus=8,
+        fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=None, nccl=AZURE_IB,
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AZURE, nic_names=_names("ib", 8),
         host_vcpus=96, host_memory_gib=1850,  # ndmi300xv5-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1, confirmed=False,
+            source="8 IB for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND128isr_NDR_GB200_v6", "ND GB200 v6", GB200, 4,
-        FabricKind.INFINIBAND, 4, 400, 1600, None, AZURE_IB_GB,
-        _derived(4, 400, 0.7), DERIVED_RDMA, _AZURE,
+        cloud=Cloud.AZURE,
+        name="Standard_ND128isr_NDR_GB200_v6",
+        family="ND GB200 v6",
+        gpu=GB200,
+        gpus=4,
+        fabric=FabricKind.INFINIBAND, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
+        mtu=None, nccl=AZURE_IB_GB,
+        busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_AZURE,
         cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=900,  # nd-gb200-v6-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1, confirmed=False,
+            source="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_ND128isr_GB300_v6", "ND GB300 v6", GB300, 4,
-        FabricKind.INFINIBAND, 4, 800, 3200, None, AZURE_IB_GB,
-        round(200 * 0.85, 1),
-        "measured: 85% of ~200 GB/s inter-rack IB-only all_reduce (ai-infrastructure-on-azure)",
-        _AZURE, cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        cloud=Cloud.AZURE,
+        name="Standard_ND128isr_GB300_v6",
+        family="ND GB300 v6",
+        gpu=GB300,
+        gpus=4,
+        fabric=FabricKind.INFINIBAND, fabric_nics=4, gbps_per_nic=800, total_fabric_gbps=3200,
+        mtu=None, nccl=AZURE_IB_GB,
+        busbw_floor=round(200 * 0.85, 1),
+        floor_basis="measured: 85% of ~200 GB/s inter-rack IB-only all_reduce "
+        "(ai-infrastructure-on-azure)",
+        sources=_AZURE, cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=864,  # nd-gb300-v6-series-specs.md
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1, confirmed=False,
+            source="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.AZURE, "Standard_NC24ads_A100_v4", "NC A100 v4", A100_80, 1,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        cloud=Cloud.AZURE,
+        name="Standard_NC24ads_A100_v4",
+        family="NC A100 v4",
+        gpu=A100_80,
+        gpus=1,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_AZURE,
         host_vcpus=24, host_memory_gib=220,  # nca100v4-series.md size table
     ),
     Machine(
-        Cloud.AZURE, "Standard_NC40ads_H100_v5", "NC H100 v5", H100_80, 1,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _AZURE,
+        cloud=Cloud.AZURE,
+        name="Standard_NC40ads_H100_v5",
+        family="NC H100 v5",
+        gpu=H100_80,
+        gpus=1,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_AZURE,
         host_vcpus=40, host_memory_gib=320,  # ncadsh100v5-series-specs.md
     ),
 )

@@ -17,6 +17,7 @@ from gpu_fabric.catalog.model import (
     _env,
     _names,
 )
+from gpu_fabric.catalog.pairing import GpuNicPairing
 
 
 # GKE RDMA (A3 Ultra, A4, A4X): the gIB plugin, installed by nccl-rdma-installer, with
@@ -88,61 +89,98 @@ _GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-netwo
 MACHINES: tuple[Machine, ...] = (
     # ----------------------------------------------------------------- GCP --
     Machine(
-        Cloud.GCP, "a3-highgpu-8g", "A3 High", H100_80, 8,
-        FabricKind.TCPX, 4, 200, 800, 8244, GKE_TCPX,
-        _derived(4, 200, 0.6), DERIVED_TCP, _GCP,
+        cloud=Cloud.GCP, name="a3-highgpu-8g", family="A3 High", gpu=H100_80, gpus=8,
+        fabric=FabricKind.TCPX, fabric_nics=4, gbps_per_nic=200, total_fabric_gbps=800,
+        mtu=8244, nccl=GKE_TCPX,
+        busbw_floor=_derived(4, 200, 0.6), floor_basis=DERIVED_TCP,
+        sources=_GCP,
         nic_names=tuple(f"eth{i}" for i in range(1, 5)),
         local_ssd_count=16, accelerator="nvidia-h100-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 25 GB/s is on the Avg line, not comparable.",
         host_vcpus=208, host_memory_gib=1872,  # 208 vCPUs, 1,872 GB
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=1, confirmed=False,
+            source="shared/reference/gcp.md: 4 gVNIC for 8 GPUs; inferred from GPU and NIC "
+                   "counts (per-GPU share)",
+        ),
     ),
     Machine(
-        Cloud.GCP, "a3-megagpu-8g", "A3 Mega", H100_80, 8,
-        FabricKind.TCPXO, 8, 200, 1600, 8244, GKE_TCPXO,
-        _derived(8, 200, 0.6), DERIVED_TCP, _GCP,
+        cloud=Cloud.GCP, name="a3-megagpu-8g", family="A3 Mega", gpu=H100_80, gpus=8,
+        fabric=FabricKind.TCPXO, fabric_nics=8, gbps_per_nic=200, total_fabric_gbps=1600,
+        mtu=8244, nccl=GKE_TCPXO,
+        busbw_floor=_derived(8, 200, 0.6), floor_basis=DERIVED_TCP,
+        sources=_GCP,
         nic_names=tuple(f"eth{i}" for i in range(1, 9)),
         local_ssd_count=16, accelerator="nvidia-h100-mega-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 30 GB/s is on the Avg line, not comparable.",
         host_vcpus=208, host_memory_gib=1872,  # NewMachineTypeInfo("a3-megagpu-8g", 208, 1872)
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1,
+            source="shared/reference/gcp.md: 8 gVNIC for 8 GPUs, 1:1",
+        ),
     ),
     Machine(
-        Cloud.GCP, "a3-ultragpu-8g", "A3 Ultra", H200_141, 8,
-        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a3-ultragpu-8g"),
-        _derived(8, 400, 0.7), DERIVED_RDMA, _GCP,
+        cloud=Cloud.GCP, name="a3-ultragpu-8g", family="A3 Ultra", gpu=H200_141, gpus=8,
+        fabric=FabricKind.ROCE, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=8896, nccl=_gke_gib("a3-ultragpu-8g"),
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_GCP,
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
         host_vcpus=224, host_memory_gib=2952,  # NewMachineTypeInfo("a3-ultragpu-8g", 224, 2952)
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1,
+            source="shared/reference/gcp.md: 8 CX-7 for 8 GPUs, 1:1",
+        ),
     ),
     Machine(
-        Cloud.GCP, "a4-highgpu-8g", "A4", B200, 8,
-        FabricKind.ROCE, 8, 400, 3200, 8896, _gke_gib("a4-highgpu-8g"),
-        _derived(8, 400, 0.7), DERIVED_RDMA,
-        (*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
+        cloud=Cloud.GCP, name="a4-highgpu-8g", family="A4", gpu=B200, gpus=8,
+        fabric=FabricKind.ROCE, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
+        mtu=8896, nccl=_gke_gib("a4-highgpu-8g"),
+        busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=(*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-b200", general_nics=2, gpus_per_pcie_root=2,
         notes="Seed: GPU0/GPU1 + 2 NICs share a PCIe root (2-gpu-nic-aligned). "
         "1 GPU + 1 NIC per node, all_gather 1 GiB = 36.67 / 45.14 GB/s "
         "(73% / 90% of the 50 GB/s one NIC gives).",
         host_vcpus=224, host_memory_gib=3968,  # NewMachineTypeInfo("a4-highgpu-8g", 224, 3968)
+        pairing=GpuNicPairing(
+            gpus_per_group=2, nics_per_group=2,
+            source="shared/seeds/gke-nvidia-dra-dranet.md: 2 GPUs + 2 NICs per PCIe root "
+                   "(2-gpu-nic-aligned)",
+        ),
     ),
     Machine(
-        Cloud.GCP, "a4x-highgpu-4g", "A4X", GB200, 4,
-        FabricKind.ROCE, 4, 400, 1600, 8896, _gke_gib("a4x-highgpu-4g"),
-        _derived(4, 400, 0.7), DERIVED_RDMA, _GCP,
+        cloud=Cloud.GCP, name="a4x-highgpu-4g", family="A4X", gpu=GB200, gpus=4,
+        fabric=FabricKind.ROCE, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
+        mtu=8896, nccl=_gke_gib("a4x-highgpu-4g"),
+        busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
+        sources=_GCP,
         cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
         accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,
         notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
         host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
+        pairing=GpuNicPairing(
+            gpus_per_group=1, nics_per_group=1,
+            source="shared/reference/gcp.md: 4 CX-7 for 4 GPUs, 1:1",
+        ),
     ),
     Machine(
-        Cloud.GCP, "a2-highgpu-8g", "A2", A100_40, 8,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
+        cloud=Cloud.GCP, name="a2-highgpu-8g", family="A2", gpu=A100_40, gpus=8,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_GCP,
         accelerator="nvidia-tesla-a100",
         host_vcpus=96, host_memory_gib=680,  # NewMachineTypeInfo("a2-highgpu-8g", 96, 680)
     ),
     Machine(
-        Cloud.GCP, "g2-standard-48", "G2", L4, 4,
-        FabricKind.NONE, 0, 0, 0, None, None, None, NO_FABRIC, _GCP,
+        cloud=Cloud.GCP, name="g2-standard-48", family="G2", gpu=L4, gpus=4,
+        fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
+        mtu=None, nccl=None,
+        busbw_floor=None, floor_basis=NO_FABRIC,
+        sources=_GCP,
         accelerator="nvidia-l4",
         host_vcpus=48, host_memory_gib=192,  # NewMachineTypeInfo("g2-standard-48", 48, 192)
     ),

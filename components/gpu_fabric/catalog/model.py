@@ -1,5 +1,5 @@
-"""The catalog's model: clouds, fabric kinds, GPUs, NCCL profiles, machines,
-PCI topologies and GPU<->NIC pairings (types only; the data is in the cloud modules)."""
+"""The catalog's model: clouds, fabric kinds, GPUs, NCCL profiles, machines and
+PCI topologies (types only; the data is in the cloud modules)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from gpu_fabric.catalog.pairing import GPU_NIC_PAIRING
+from gpu_fabric.catalog.pairing import GpuNicPairing
 
 
 class Cloud(StrEnum):
@@ -89,8 +89,17 @@ class NcclProfile:
     env: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Machine:
+    """One machine type: every hardware fact the library derives from, in one row.
+
+    Keyword-only, so each row names its fields (fourteen positional numbers and
+    strings read alike and swap silently). ``pairing`` says which fabric NICs serve
+    which GPUs; the catalog refuses a row with fabric NICs and no pairing
+    (:func:`gpu_fabric.catalog.lookup.check_rows`). ``sources`` are https URLs or
+    paths in this repository (tests/test_catalog_rows.py).
+    """
+
     cloud: Cloud
     name: str
     family: str
@@ -125,6 +134,9 @@ class Machine:
     # skips the cpu/memory fit.
     host_vcpus: int | None = None
     host_memory_gib: int | None = None
+    # Which GPUs share which fabric NIC (None: no fabric NICs, or a machine built outside
+    # the catalog, which then gets the per-GPU share of the NICs).
+    pairing: GpuNicPairing | None = None
     notes: str = ""
 
     # -- derived facts -----------------------------------------------------
@@ -158,9 +170,8 @@ class Machine:
             )
         if self.fabric_nics == 0:
             return 0
-        pairing = GPU_NIC_PAIRING.get(self.name)
-        if pairing is not None:
-            return pairing.nics_for(gpus)
+        if self.pairing is not None:
+            return self.pairing.nics_for(gpus)
         return max(1, math.ceil(self.fabric_nics * gpus / self.gpus))
 
     def line_rate_for(self, gpus: int) -> float:
