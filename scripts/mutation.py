@@ -153,7 +153,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         [
             "components/gpu_fabric/fabric/layer.py",
             "components/gpu_fabric/fabric/parts.py",
-            "components/gpu_fabric/fabric/addons.py",
+            "components/gpu_fabric/fabric/addons/*.py",
             "components/gpu_fabric/fabric/description.py",
             "components/gpu_fabric/fabric/plugins.py",
             "components/gpu_fabric/fabric/resources.py",

@@ -75,7 +75,7 @@ def _dra(managed_nics: bool) -> DraClasses:
 
 
 # -- generic_defaults ----------------------------------------------------------------
-# The generic rules (components/gpu_fabric/fabric/addons.py docstring: "derived from the fabric
+# The generic rules (components/gpu_fabric/fabric/addons/resolve.py docstring: "from the fabric
 # descriptions", clouds refine them): Multus where NADs are host-device (DO seed,
 # ../shared/seeds/digitalocean-doks-multinode-gpu.md), the EFA device plugin where the
 # fabric's plugin is EFA, the NVIDIA DRA driver where GPUs come from DRA claims, DraNet

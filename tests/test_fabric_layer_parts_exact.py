@@ -198,7 +198,7 @@ def test_chart_release_merges_computed_then_cloud_then_spec_values() -> None:
                                      "toolkit": {"enabled": False}}})
     computed = {"driver": {"enabled": True, "rdma": {"enabled": True}},
                 "toolkit": {"enabled": True}, "cdi": {"enabled": True}}
-    release = parts.chart_release("gpu_operator", addons, computed, cloud, spec, fabrics)
+    release = parts.chart_release(ADDONS["gpu_operator"], addons, computed, cloud, spec, fabrics)
     # PINS: GPU_OPERATOR = Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0"); release name =
     # chart name (urns: oci-a100 ...-fabric-gpu-operator-gpu-operator).
     assert release == HelmRelease(
@@ -222,7 +222,7 @@ def test_chart_release_name_version_and_namespace_come_from_the_call_and_spec() 
     fabrics = _fabrics(spec)
     addons = _addons("nvidia_device_plugin", versions={"nvidia_device_plugin": "0.17.4"},
                      namespaces={"nvidia_device_plugin": "gpu-plugins"})
-    release = parts.chart_release("nvidia_device_plugin", addons, {"a": 1}, _Cloud(), spec,
+    release = parts.chart_release(ADDONS["nvidia_device_plugin"], addons, {"a": 1}, _Cloud(), spec,
                                   fabrics, release="nvdp")
     # PINS: NVIDIA_DEVICE_PLUGIN repository and chart; the spec's version overrides 0.18.2.
     assert release == HelmRelease(
@@ -237,19 +237,23 @@ def test_chart_release_name_version_and_namespace_come_from_the_call_and_spec() 
 def test_own_namespace_privileged_for_node_agents_none_for_system_namespaces() -> None:
     addons = _addons(namespaces={"multus": "kube-system", "jobset": "default",
                                  "kueue": "kube-public"})
-    # Node agents (GPU Operator, device plugin, DRA driver) run privileged pods.
-    assert parts.own_namespace("gpu_operator", addons) == [_ns("gpu-operator", privileged=True)]
-    assert parts.own_namespace("nvidia_device_plugin", addons) == [
+    # Node agents (GPU Operator, device plugin, DRA driver, Network Operator) run
+    # privileged pods.
+    assert parts.own_namespace(ADDONS["gpu_operator"], addons) == [
+        _ns("gpu-operator", privileged=True)]
+    assert parts.own_namespace(ADDONS["network_operator"], addons) == [
+        _ns("network-operator", privileged=True)]
+    assert parts.own_namespace(ADDONS["nvidia_device_plugin"], addons) == [
         _ns("nvidia-device-plugin", privileged=True)]
-    assert parts.own_namespace("nvidia_dra_driver", addons) == [
+    assert parts.own_namespace(ADDONS["nvidia_dra_driver"], addons) == [
         _ns("nvidia-dra-driver-gpu", privileged=True)]
     # Controllers do not.
-    assert parts.own_namespace("kyverno", addons) == [_ns("kyverno")]
-    assert parts.own_namespace("mpi_operator", addons) == [_ns("mpi-operator")]
+    assert parts.own_namespace(ADDONS["kyverno"], addons) == [_ns("kyverno")]
+    assert parts.own_namespace(ADDONS["mpi_operator"], addons) == [_ns("mpi-operator")]
     # default, kube-system, kube-public exist on every cluster: never created.
-    assert parts.own_namespace("multus", addons) == []
-    assert parts.own_namespace("jobset", addons) == []
-    assert parts.own_namespace("kueue", addons) == []
+    assert parts.own_namespace(ADDONS["multus"], addons) == []
+    assert parts.own_namespace(ADDONS["jobset"], addons) == []
+    assert parts.own_namespace(ADDONS["kueue"], addons) == []
 
 
 def test_workload_namespaces_part_skips_the_system_namespaces() -> None:

@@ -528,7 +528,7 @@ def test_fabric_namespaces_add_the_teams_that_may_use_the_pool() -> None:
 
 
 def test_system_namespaces_are_the_clusters_and_the_addons() -> None:
-    # The three kube-* namespaces, then the add-on namespaces of gpu_fabric/fabric/addons.py.
+    # The three kube-* namespaces, then the add-on namespaces of gpu_fabric/fabric/addons/<key>.py.
     assert system_namespaces() == [
         "gpu-operator", "jobset-system", "kube-node-lease", "kube-public", "kube-system",
         "kueue-system", "kyverno", "monitoring", "mpi-operator", "network-operator",

@@ -18,8 +18,8 @@ fabric) with a ``podSecurity`` rule whose exclusions name exactly those values
 (``restrictedField`` + ``values``: IPC_LOCK, the listed host paths, NET_ADMIN on init
 containers), and the PSA label keeps ``audit``/``warn`` at baseline. Without Kyverno
 (or when the fabric needs nothing) the PSA label itself enforces Baseline. Namespaces of
-node agents are labelled ``privileged`` on purpose (:data:`gpu_fabric.fabric.parts.
-PRIVILEGED_ADDONS`).
+node agents are labelled ``privileged`` on purpose (the add-ons whose definition says
+``privileged``, :class:`gpu_fabric.fabric.addons.Addon`).
 """
 
 from __future__ import annotations

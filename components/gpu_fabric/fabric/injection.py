@@ -28,7 +28,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gpu_fabric.fabric.addons import ADDONS, ResolvedAddons
+from gpu_fabric.fabric.addons import ADDONS, KYVERNO, ResolvedAddons
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.fabric.manifests.common import meta, namespace
 from gpu_fabric.fabric.model import HelmRelease, Manifest, Part
@@ -308,11 +308,11 @@ def kyverno_values() -> dict[str, Any]:
 def injection_part(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
-    addon = addons["kyverno"]
+    addon = addons[KYVERNO.key]
     chart = addon.chart()
     from gpu_fabric.fabric.manifests.values import deep_merge
 
-    release = HelmRelease("kyverno", chart, addon.namespace,
+    release = HelmRelease(chart.name, chart, addon.namespace,
                           deep_merge(kyverno_values(), addon.values),
                           user_values=bool(addon.values))
     with_fabric = [f for f in fabrics.values() if f.machine.has_fabric]
@@ -325,8 +325,8 @@ def injection_part(
         policies.append(mutate_policy(spec, fabric, several))
         policies.append(guard_policy(spec, fabric, several, pool_choice=choice and i == 0))
     return [
-        Part("kyverno", (namespace(addon.namespace),), (release,),
+        Part(KYVERNO.part, (namespace(addon.namespace),), (release,),
              description="Kyverno admission controller"),
-        Part("injection", tuple(policies), after=("kyverno",),
+        Part("injection", tuple(policies), after=(KYVERNO.part,),
              description="Fabric injection policies (from the pod fragment helper)"),
     ]

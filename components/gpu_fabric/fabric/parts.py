@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from gpu_fabric.fabric.addons import ResolvedAddons
+from gpu_fabric.fabric.addons import (
+    DRANET,
+    GPU_OPERATOR,
+    KYVERNO,
+    MULTUS,
+    NETWORK_OPERATOR,
+    NVIDIA_DEVICE_PLUGIN,
+    NVIDIA_DRA_DRIVER,
+    PROMETHEUS,
+    RDMA_SHARED_DEVICE_PLUGIN,
+    SRIOV_DEVICE_PLUGIN,
+    Addon,
+    ResolvedAddons,
+)
 from gpu_fabric.fabric.description import (
     Attach,
     DevicePlugin,
@@ -42,14 +55,10 @@ if TYPE_CHECKING:
 
 WORKLOAD_NAMESPACES = "namespaces"
 SYSTEM_NAMESPACES = frozenset({"default", "kube-system", "kube-public"})
-# Namespaces of node agents that need privileged pods (Pod Security "privileged").
-PRIVILEGED_ADDONS = frozenset(
-    {"network_operator", "gpu_operator", "nvidia_device_plugin", "nvidia_dra_driver"}
-)
 
 
 def chart_release(
-    key: str,
+    addon: Addon,
     addons: ResolvedAddons,
     computed: Mapping[str, Any],
     cloud: ChartValues,
@@ -57,23 +66,25 @@ def chart_release(
     fabrics: Mapping[str, FabricDescription],
     release: str | None = None,
 ) -> HelmRelease:
-    """A release of add-on ``key``: computed values <- contributed values <- the spec's values.
+    """A release of ``addon``: computed values <- contributed values <- the spec's values.
 
     ``cloud`` gives the contributed values (the cloud's, merged over the platform's
     in :meth:`~gpu_fabric.fabric.plugins.LayerPlugins.values`).
     """
-    addon = addons[key]
-    chart = addon.chart()
-    values = deep_merge(computed, cloud.chart_values(key, spec, fabrics), addon.values)
-    return HelmRelease(release or chart.name, chart, addon.namespace, values,
-                       user_values=bool(addon.values))
+    resolved = addons[addon.key]
+    chart = resolved.chart()
+    values = deep_merge(computed, cloud.chart_values(addon.key, spec, fabrics), resolved.values)
+    return HelmRelease(release or chart.name, chart, resolved.namespace, values,
+                       user_values=bool(resolved.values))
 
 
-def own_namespace(key: str, addons: ResolvedAddons) -> list[Manifest]:
-    ns = addons[key].namespace
+def own_namespace(addon: Addon, addons: ResolvedAddons) -> list[Manifest]:
+    """The add-on's Namespace (Pod Security "privileged" for node agents that need it),
+    unless it is one of the cluster's own."""
+    ns = addons[addon.key].namespace
     if ns in SYSTEM_NAMESPACES:
         return []
-    return [namespace(ns, privileged=key in PRIVILEGED_ADDONS)]
+    return [namespace(ns, privileged=addon.privileged)]
 
 
 def namespaces(
@@ -101,12 +112,12 @@ def generic_parts(
 ) -> list[Part]:
     fabs = list(fabrics.values())
     out: list[Part] = []
-    if addons.on("multus"):
+    if addons.on(MULTUS):
         selectors = [f.node_selector for f in fabs if f.machine.has_fabric]
-        out.append(Part("multus", tuple(multus.manifests(addons["multus"].image(),
-                                                         node_selectors=selectors)),
+        out.append(Part(MULTUS.part, tuple(multus.manifests(addons[MULTUS.key].image(),
+                                                            node_selectors=selectors)),
                         description="Multus CNI (thick) and the NetworkAttachmentDefinition CRD"))
-    if addons.on("rdma_shared_device_plugin"):
+    if addons.on(RDMA_SHARED_DEVICE_PLUGIN):
         shared: list[rdma_shared.SharedResource] = []
         for f in fabs:
             if f.device_plugin is not DevicePlugin.RDMA_SHARED:
@@ -117,16 +128,16 @@ def generic_parts(
                                     f"the rail interface {netdev} of {f.machine.name}")
             shared += rdma_shared.per_interface(netdevs)
         if not shared:
-            _refuse_idle_plugin("rdma_shared_device_plugin", DevicePlugin.RDMA_SHARED,
+            _refuse_idle_plugin(RDMA_SHARED_DEVICE_PLUGIN, DevicePlugin.RDMA_SHARED,
                                 "its configList would be empty, and the plugin exits on "
                                 "start (\"no resources configuration found\")")
         out.append(Part(
-            "rdma-shared-device-plugin",
-            tuple(rdma_shared.manifests(addons["rdma_shared_device_plugin"].image(),
+            RDMA_SHARED_DEVICE_PLUGIN.part,
+            tuple(rdma_shared.manifests(addons[RDMA_SHARED_DEVICE_PLUGIN.key].image(),
                                         _unique(shared))),
             description="RDMA shared device plugin: one resource per rail",
         ))
-    if addons.on("sriov_device_plugin"):
+    if addons.on(SRIOV_DEVICE_PLUGIN):
         vfs: list[sriov.VfResource] = []
         for f in fabs:
             if f.device_plugin is not DevicePlugin.SRIOV:
@@ -137,52 +148,52 @@ def generic_parts(
                                     f"the pool's VF resource {res}")
                 vfs.append(sriov.rdma_vfs(name, prefix))
         if not vfs:
-            _refuse_idle_plugin("sriov_device_plugin", DevicePlugin.SRIOV,
+            _refuse_idle_plugin(SRIOV_DEVICE_PLUGIN, DevicePlugin.SRIOV,
                                 "its resourceList would be empty: it would serve no device")
         out.append(Part(
-            "sriov-device-plugin",
-            tuple(sriov.manifests(addons["sriov_device_plugin"].image(), _unique(vfs))),
+            SRIOV_DEVICE_PLUGIN.part,
+            tuple(sriov.manifests(addons[SRIOV_DEVICE_PLUGIN.key].image(), _unique(vfs))),
             description="SR-IOV network device plugin (VFs)",
         ))
     nad_part = nads_part(spec, fabrics, addons)
     if nad_part:
         out.append(nad_part)
-    if addons.on("gpu_operator"):
+    if addons.on(GPU_OPERATOR):
         rdma = any(f.machine.fabric.is_rdma for f in fabs)
         computed = gpu_operator.values(
             install_driver=True,
             rdma=rdma,
             device_plugin=not any(f.uses_dra for f in fabs),
-            service_monitor=addons.on("prometheus"),
+            service_monitor=addons.on(PROMETHEUS),
         )
         out.append(Part(
-            "gpu-operator",
-            tuple(own_namespace("gpu_operator", addons)),
-            (chart_release("gpu_operator", addons, computed, cloud, spec, fabrics),),
-            after=("prometheus",) if addons.on("prometheus") else (),
+            GPU_OPERATOR.part,
+            tuple(own_namespace(GPU_OPERATOR, addons)),
+            (chart_release(GPU_OPERATOR, addons, computed, cloud, spec, fabrics),),
+            after=(PROMETHEUS.part,) if addons.on(PROMETHEUS) else (),
             description="NVIDIA GPU Operator (GPUDirect RDMA via nvidia-peermem)",
         ))
-    if addons.on("nvidia_device_plugin"):
+    if addons.on(NVIDIA_DEVICE_PLUGIN):
         computed = {"tolerations": _tolerations(), "gfd": {"enabled": False}}
         out.append(Part(
-            "nvidia-device-plugin",
-            tuple(own_namespace("nvidia_device_plugin", addons)),
-            (chart_release("nvidia_device_plugin", addons, computed, cloud, spec, fabrics),),
+            NVIDIA_DEVICE_PLUGIN.part,
+            tuple(own_namespace(NVIDIA_DEVICE_PLUGIN, addons)),
+            (chart_release(NVIDIA_DEVICE_PLUGIN, addons, computed, cloud, spec, fabrics),),
             description="NVIDIA device plugin (nvidia.com/gpu)",
         ))
     out += dra_parts(spec, fabrics, addons, cloud)
     return out
 
 
-def _refuse_idle_plugin(key: str, plugin: DevicePlugin, why: str) -> NoReturn:
+def _refuse_idle_plugin(addon: Addon, plugin: DevicePlugin, why: str) -> NoReturn:
     """A device plugin turned on where no pool's fabric hands out its resources would
     run on every node for nothing (k8s-rdma-shared-dev-plugin v1.5.3 ValidateConfigs
     even refuses an empty configList, so its pods crash-loop): stop before any resource."""
     refuse(
-        f"addons.{key}.enabled",
+        f"addons.{addon.key}.enabled",
         f"no node pool's fabric uses the {plugin.value} device plugin "
         f"(fabric.device_plugin: {plugin.value}, with fabric NICs), so {why}; "
-        f"leave addons.{key} off on this cluster",
+        f"leave addons.{addon.key} off on this cluster",
         True,
     )
 
@@ -214,10 +225,10 @@ def nads_part(
     if not objects:
         return None
     after = _workload_after(spec)
-    if addons.on("multus"):
-        after += ("multus",)
-    elif addons.on("network_operator"):
-        after += ("network-operator",)
+    if addons.on(MULTUS):
+        after += (MULTUS.part,)
+    elif addons.on(NETWORK_OPERATOR):
+        after += (NETWORK_OPERATOR.part,)
     return Part("nads", tuple(_unique(objects)), after=after,
                 description="NetworkAttachmentDefinitions, one per rail / SR-IOV network")
 
@@ -340,22 +351,22 @@ def dra_parts(
 ) -> list[Part]:
     dra_fabrics = [f for f in fabrics.values() if f.uses_dra and f.dra]
     out: list[Part] = []
-    if addons.on("nvidia_dra_driver"):
+    if addons.on(NVIDIA_DRA_DRIVER):
         gb = any(f.machine.nvlink_domain for f in dra_fabrics)
         computed = dra_driver.values(
             gpus=any(f.gpu_dra for f in dra_fabrics) or not dra_fabrics,
             compute_domains=gb,
         )
         out.append(Part(
-            "nvidia-dra-driver",
-            tuple(own_namespace("nvidia_dra_driver", addons)),
-            (chart_release("nvidia_dra_driver", addons, computed, cloud, spec, fabrics),),
+            NVIDIA_DRA_DRIVER.part,
+            tuple(own_namespace(NVIDIA_DRA_DRIVER, addons)),
+            (chart_release(NVIDIA_DRA_DRIVER, addons, computed, cloud, spec, fabrics),),
             description="NVIDIA DRA driver for GPUs (gpu.nvidia.com, ComputeDomains)",
         ))
-    if addons.on("dranet"):
+    if addons.on(DRANET):
         out.append(Part(
-            "dranet", (),
-            (chart_release("dranet", addons, dranet.values(_dranet_hint(fabrics)), cloud, spec,
+            DRANET.part, (),
+            (chart_release(DRANET, addons, dranet.values(_dranet_hint(fabrics)), cloud, spec,
                            fabrics),),
             description="DraNet: NICs as DRA devices (driver dra.net)",
         ))
@@ -373,10 +384,10 @@ def dra_parts(
     for ns in spec.fabric.namespaces:
         objects += fabric_claim_templates(spec, dra_fabrics, ns)
     after = _workload_after(spec)
-    if addons.on("dranet"):
-        after += ("dranet",)
-    if addons.on("nvidia_dra_driver"):
-        after += ("nvidia-dra-driver",)
+    if addons.on(DRANET):
+        after += (DRANET.part,)
+    if addons.on(NVIDIA_DRA_DRIVER):
+        after += (NVIDIA_DRA_DRIVER.part,)
     out.append(Part("dra-claims", tuple(_unique(objects)), after=after,
                     description=f"DeviceClasses and aligned ResourceClaimTemplates ({api})"))
     domains = [
@@ -388,7 +399,7 @@ def dra_parts(
         out.append(Part(
             "compute-domains", tuple(domains),
             after=_workload_after(spec) + (
-                ("nvidia-dra-driver",) if addons.on("nvidia_dra_driver") else ()
+                (NVIDIA_DRA_DRIVER.part,) if addons.on(NVIDIA_DRA_DRIVER) else ()
             ),
             description="ComputeDomains (IMEX) for multi-node NVLink",
         ))
@@ -417,7 +428,7 @@ def compute_domain_nodes(
     resizing such a pool needs its ComputeDomain replaced (docs/platform.md, "ComputeDomain
     size").
     """
-    if addons.on("nvidia_dra_driver"):
+    if addons.on(NVIDIA_DRA_DRIVER):
         return 0
     return pool_nodes(spec, fabric.pool)
 
@@ -425,7 +436,7 @@ def compute_domain_nodes(
 def injection_parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
-    if not addons.on("kyverno"):
+    if not addons.on(KYVERNO):
         return []
     from gpu_fabric.fabric.injection import injection_part
 

@@ -35,6 +35,7 @@ import yaml
 
 from gpu_fabric import versions
 from gpu_fabric.catalog import FabricKind, GpuVendor
+from gpu_fabric.fabric.addons import MPI_OPERATOR
 from gpu_fabric.fabric.description import Attach, FabricDescription
 from gpu_fabric.fabric.layer import Manifest
 from gpu_fabric.fabric.manifests.common import (
@@ -164,14 +165,14 @@ def plan_acceptance(
         image=image,
         floor=machine.floor_for(gpus),
         line_rate=machine.line_rate_for(gpus),
-        install_mpi_operator=runner is Runner.MPIJOB and spec.addons.mpi_operator.enabled
-        is not False,
+        install_mpi_operator=runner is Runner.MPIJOB
+        and spec.addons.choice(MPI_OPERATOR).enabled is not False,
         mpi_operator_image=_mpi_operator_image(spec),
     )
 
 
 def _mpi_operator_image(spec: ClusterSpec) -> Image:
-    version = spec.addons.mpi_operator.version
+    version = spec.addons.choice(MPI_OPERATOR).version
     return versions.MPI_OPERATOR.with_tag(version) if version else versions.MPI_OPERATOR
 
 

@@ -13,6 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from gpu_fabric.fabric.addons import (
+    GPU_OPERATOR,
+    JOBSET,
+    KUEUE,
+    KYVERNO,
+    MULTUS,
+    NETWORK_OPERATOR,
+    NVIDIA_DRA_DRIVER,
+    PROMETHEUS,
+    Addon,
+)
 from gpu_fabric.fabric.layer import Manifest, Part
 
 if TYPE_CHECKING:
@@ -41,7 +52,7 @@ def check_mig(
         if pool.mig is None:
             continue
         where = f"node_pools[{i}].mig"
-        if not addons.on("gpu_operator"):
+        if not addons.on(GPU_OPERATOR):
             refuse(where, f"MIG is applied by the NVIDIA GPU Operator's MIG manager, which this "
                    f"{spec.cloud.display} cluster does not run; set addons.gpu_operator.enabled: "
                    "true (its driver install follows the cloud's defaults) or remove mig",
@@ -85,26 +96,26 @@ def parts(
 
     out: list[Part] = []
 
-    def release(key: str, computed: dict[str, object], name: str, summary: str) -> None:
-        out.append(Part(name, tuple(own_namespace(key, addons)),
-                        (chart_release(key, addons, computed, values, spec, fabrics),),
+    def release(addon: Addon, computed: dict[str, object], summary: str) -> None:
+        out.append(Part(addon.part, tuple(own_namespace(addon, addons)),
+                        (chart_release(addon, addons, computed, values, spec, fabrics),),
                         description=summary))
 
-    if addons.on("prometheus"):
-        release("prometheus", monitoring.chart_values(), "prometheus",
+    if addons.on(PROMETHEUS):
+        release(PROMETHEUS, monitoring.chart_values(),
                 "kube-prometheus-stack: Prometheus Operator, Prometheus, Grafana, node-exporter")
         out.append(Part("gpu-dashboards",
-                        (monitoring.dashboard_config_map(addons["prometheus"].namespace),),
-                        after=("prometheus",),
+                        (monitoring.dashboard_config_map(addons[PROMETHEUS.key].namespace),),
+                        after=(PROMETHEUS.part,),
                         description="Grafana dashboard: GPU utilisation and RDMA counters"))
-    if addons.on("jobset"):
-        release("jobset", {}, "jobset", "JobSet controller")
-    if addons.on("kueue"):
-        release("kueue", {}, "kueue", "Kueue: quota, gang admission, topology-aware scheduling")
+    if addons.on(JOBSET):
+        release(JOBSET, {}, "JobSet controller")
+    if addons.on(KUEUE):
+        release(KUEUE, {}, "Kueue: quota, gang admission, topology-aware scheduling")
     check_mig(spec, fabrics, addons)
-    mig_objects = mig.manifests(spec.node_pools, addons["gpu_operator"].namespace)
-    if mig_objects and addons.on("gpu_operator"):
-        out.append(Part("mig-config", tuple(mig_objects), after=("gpu-operator",),
+    mig_objects = mig.manifests(spec.node_pools, addons[GPU_OPERATOR.key].namespace)
+    if mig_objects and addons.on(GPU_OPERATOR):
+        out.append(Part("mig-config", tuple(mig_objects), after=(GPU_OPERATOR.part,),
                         description="mig-parted configuration for the MIG manager"))
 
     team_list = spec.tenancy.teams
@@ -133,7 +144,7 @@ def parts(
     from gpu_fabric.pod_security import team_pod_security
 
     psa_labels, psa_policy = team_pod_security(
-        [t.name for t in team_list], fabrics, addons.on("kyverno"))
+        [t.name for t in team_list], fabrics, addons.on(KYVERNO))
     for obj in objects:
         if obj["kind"] == "Namespace":
             obj["metadata"]["labels"].update(psa_labels)
@@ -141,15 +152,15 @@ def parts(
     out.append(Part(TEAMS, tuple(objects), after=after,
                     description="Team namespaces, quotas, limits, RBAC and PriorityClasses"))
     if psa_policy:
-        out.append(Part("team-pod-security", tuple(psa_policy), after=("kyverno",),
+        out.append(Part("team-pod-security", tuple(psa_policy), after=(KYVERNO.part,),
                         description="Kyverno: Pod Security baseline in team namespaces, minus "
                                     "exactly what the fabric needs"))
     if nads:
         nad_after: tuple[str, ...] = (TEAMS,)
-        if addons.on("multus"):
-            nad_after += ("multus",)
-        elif addons.on("network_operator"):
-            nad_after += ("network-operator",)
+        if addons.on(MULTUS):
+            nad_after += (MULTUS.part,)
+        elif addons.on(NETWORK_OPERATOR):
+            nad_after += (NETWORK_OPERATOR.part,)
         out.append(Part("team-nads", tuple(nads), after=nad_after,
                         description="The fabric's NetworkAttachmentDefinitions in team namespaces"))
     if claims:
@@ -157,13 +168,13 @@ def parts(
                         description="The fabric's aligned ResourceClaimTemplates in team "
                                     "namespaces"))
     if domains:
-        driver = ("nvidia-dra-driver",) if addons.on("nvidia_dra_driver") else ()
+        driver = (NVIDIA_DRA_DRIVER.part,) if addons.on(NVIDIA_DRA_DRIVER) else ()
         out.append(Part("team-compute-domains", tuple(domains), after=(TEAMS, *driver),
                         description="ComputeDomains (IMEX) in team namespaces"))
-    if addons.on("kueue"):
+    if addons.on(KUEUE):
         cluster_objects = kueue.cluster_manifests(spec, fabrics)
         cluster_objects += kueue.workload_priority_classes(teams.PRIORITIES)
-        out.append(Part(KUEUE_QUEUES, tuple(cluster_objects + queues), after=("kueue", TEAMS),
+        out.append(Part(KUEUE_QUEUES, tuple(cluster_objects + queues), after=(KUEUE.part, TEAMS),
                         description="Kueue Topologies, ResourceFlavors, ClusterQueues, "
                                     "LocalQueues"))
     return out

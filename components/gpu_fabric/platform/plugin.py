@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from gpu_fabric.fabric.addons import GPU_OPERATOR, KUEUE
 from gpu_fabric.platform import mig
 
 if TYPE_CHECKING:
@@ -33,13 +34,13 @@ class PlatformLayer:
         self, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
     ) -> Mapping[str, bool]:
         if spec.tenancy.teams and spec.tenancy.gang_scheduling in ("auto", "kueue"):
-            return {"kueue": True}
+            return {KUEUE.key: True}
         return {}
 
     def chart_values(
         self, addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
     ) -> Mapping[str, Any]:
-        if addon != "gpu_operator":
+        if addon != GPU_OPERATOR.key:
             return {}
         strategy = next((p.mig.strategy for p in spec.node_pools if p.mig), None)
         if strategy is None:

@@ -1,15 +1,24 @@
-"""Add-ons: per add-on on/off, pinned version override and Helm values."""
+"""Add-ons: per add-on on/off, pinned version override and Helm values.
+
+The section's fields are the add-on registry's keys
+(:data:`gpu_fabric.fabric.addons.ADDONS`): an add-on is defined once, in its own
+module, and the spec follows.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import (
     Field,
+    create_model,
     field_validator,
 )
 
 from gpu_fabric.spec.base import VERSION_PIN, SpecModel, _fail
+
+if TYPE_CHECKING:
+    from gpu_fabric.fabric.addons import Addon
 
 
 # -- add-ons -------------------------------------------------------------------
@@ -42,19 +51,26 @@ def _pinned_version(value: str | None) -> str | None:
     return value
 
 
-class AddonsSpec(SpecModel):
-    multus: AddonSpec = AddonSpec()
-    rdma_shared_device_plugin: AddonSpec = AddonSpec()
-    sriov_device_plugin: AddonSpec = AddonSpec()
-    network_operator: AddonSpec = AddonSpec()
-    gpu_operator: AddonSpec = AddonSpec()
-    nvidia_device_plugin: AddonSpec = AddonSpec()
-    efa_device_plugin: AddonSpec = AddonSpec()
-    nvidia_dra_driver: AddonSpec = AddonSpec()
-    dranet: AddonSpec = AddonSpec()
-    nccl_installer: AddonSpec = AddonSpec()
-    kyverno: AddonSpec = AddonSpec()
-    kueue: AddonSpec = AddonSpec()
-    jobset: AddonSpec = AddonSpec()
-    mpi_operator: AddonSpec = AddonSpec()
-    prometheus: AddonSpec = AddonSpec()
+class _AddonChoices(SpecModel):
+    # No docstring: pydantic would put it in the JSON schema, which stays as it was.
+
+    def choice(self, addon: Addon) -> AddonSpec:
+        """What the spec says about ``addon`` (its ``addons.<key>`` entry)."""
+        return cast(AddonSpec, getattr(self, addon.key))
+
+
+def _derived() -> type[_AddonChoices]:
+    """``AddonsSpec``: one ``AddonSpec`` field, default ``AddonSpec()``, per registered
+    add-on, in the registry's order."""
+    from gpu_fabric.fabric.addons.registry import ADDONS
+
+    fields: dict[str, Any] = {key: (AddonSpec, AddonSpec()) for key in ADDONS}
+    return create_model("AddonsSpec", __base__=_AddonChoices, __module__=__name__, **fields)
+
+
+# The fields are made at import from the registry; type checkers see the class that
+# declares ``choice`` (code reads the section through it, never by attribute name).
+if TYPE_CHECKING:
+    AddonsSpec = _AddonChoices
+else:
+    AddonsSpec = _derived()

@@ -18,6 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.aws.fabric import EFA_PRESENT_LABEL
+from gpu_fabric.fabric.addons import (
+    EFA_DEVICE_PLUGIN,
+    GPU_OPERATOR,
+    MULTUS,
+    NVIDIA_DEVICE_PLUGIN,
+)
 from gpu_fabric.fabric.description import DevicePlugin
 from gpu_fabric.fabric.layer import Part
 from gpu_fabric.fabric.taints import daemonset_tolerations
@@ -27,7 +33,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.description import FabricDescription
     from gpu_fabric.spec import ClusterSpec
 
-EFA_PART = "efa-device-plugin"
+EFA_PART = EFA_DEVICE_PLUGIN.part
 
 
 def addon_defaults(
@@ -37,26 +43,28 @@ def addon_defaults(
     nvidia = any(f.machine.gpu.vendor is GpuVendor.NVIDIA for f in fabs)
     gpu_dra = any(f.gpu_dra for f in fabs)
     return {
-        "efa_device_plugin": any(f.device_plugin is DevicePlugin.EFA for f in fabs),
+        EFA_DEVICE_PLUGIN.key: any(f.device_plugin is DevicePlugin.EFA for f in fabs),
         # Exactly one source of nvidia.com/gpu: the plugin, unless the GPU Operator
         # (which brings its own) or the DRA driver is on.
-        "nvidia_device_plugin": nvidia and not gpu_dra and not spec.addons.gpu_operator.enabled,
-        "gpu_operator": False,
-        "multus": False,
+        NVIDIA_DEVICE_PLUGIN.key: (
+            nvidia and not gpu_dra and not spec.addons.choice(GPU_OPERATOR).enabled
+        ),
+        GPU_OPERATOR.key: False,
+        MULTUS.key: False,
     }
 
 
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
-    if addon == "efa_device_plugin":
+    if addon == EFA_DEVICE_PLUGIN.key:
         return {
             "tolerations": daemonset_tolerations(),
             # Our GPU node groups carry this label; the chart's own affinity still
             # requires a supported instance type.
             "nodeSelector": {EFA_PRESENT_LABEL: "true"},
         }
-    if addon == "gpu_operator":
+    if addon == GPU_OPERATOR.key:
         # The AL2023 NVIDIA AMI ships the driver and the container toolkit.
         return {"driver": {"enabled": False}, "toolkit": {"enabled": False}}
     return {}
@@ -65,12 +73,12 @@ def chart_values(
 def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
-    if not addons.on("efa_device_plugin"):
+    if not addons.on(EFA_DEVICE_PLUGIN):
         return []
     from gpu_fabric.fabric.parts import chart_release
 
     release = chart_release(
-        "efa_device_plugin", addons, {}, sys.modules[__name__], spec, fabrics
+        EFA_DEVICE_PLUGIN, addons, {}, sys.modules[__name__], spec, fabrics
     )
     return [Part(EFA_PART, (), (release,),
                  description="AWS EFA device plugin (vpc.amazonaws.com/efa)")]

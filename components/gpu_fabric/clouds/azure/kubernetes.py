@@ -20,6 +20,13 @@ from typing import TYPE_CHECKING, Any
 from gpu_fabric import versions
 from gpu_fabric.catalog import FabricKind, GpuVendor
 from gpu_fabric.clouds.azure.topology import topology_config_map
+from gpu_fabric.fabric.addons import (
+    GPU_OPERATOR,
+    MULTUS,
+    NETWORK_OPERATOR,
+    RDMA_SHARED_DEVICE_PLUGIN,
+    SRIOV_DEVICE_PLUGIN,
+)
 from gpu_fabric.fabric.description import Attach, DevicePlugin
 from gpu_fabric.fabric.layer import Manifest, Part
 from gpu_fabric.fabric.manifests import network_operator
@@ -33,7 +40,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.description import FabricDescription
     from gpu_fabric.spec import ClusterSpec
 
-NETWORK_OPERATOR_PART = "network-operator"
+NETWORK_OPERATOR_PART = NETWORK_OPERATOR.part
 NIC_POLICY_PART = "nic-cluster-policy"
 TOPOLOGY_PART = "nccl-topology"
 # Pods that may share the HCAs of one node (Azure's rdmaSharedDevicePlugin config).
@@ -54,18 +61,18 @@ def addon_defaults(
     return {
         # The Network Operator's NicClusterPolicy runs the device plugins: the
         # standalone plugin DaemonSets and Multus stay off.
-        "network_operator": bool(ib),
-        "rdma_shared_device_plugin": False,
-        "sriov_device_plugin": False,
-        "multus": False,
-        "gpu_operator": nvidia,
+        NETWORK_OPERATOR.key: bool(ib),
+        RDMA_SHARED_DEVICE_PLUGIN.key: False,
+        SRIOV_DEVICE_PLUGIN.key: False,
+        MULTUS.key: False,
+        GPU_OPERATOR.key: nvidia,
     }
 
 
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
-    if addon != "gpu_operator":
+    if addon != GPU_OPERATOR.key:
         return {}
     from gpu_fabric.fabric.addons import resolve_addons
 
@@ -76,7 +83,7 @@ def chart_values(
         # driver and loads nvidia-peermem against the DOCA driver container's MOFED.
         "driver": {"enabled": True, "rdma": {"enabled": rdma, "useHostMofed": False}},
         # The Network Operator already runs NFD; two NFD masters fight over labels.
-        "nfd": {"enabled": not addons.on("network_operator")},
+        "nfd": {"enabled": not addons.on(NETWORK_OPERATOR)},
         "vgpuDeviceManager": {"enabled": False},
         "vfioManager": {"enabled": False},
         "sandboxDevicePlugin": {"enabled": False},
@@ -92,7 +99,7 @@ def operator_installs_driver(
     """True when the GPU Operator installs the NVIDIA driver (AKS must then not)."""
     from gpu_fabric.fabric.addons import resolve_addons
 
-    addon = resolve_addons(spec, fabrics)["gpu_operator"]
+    addon = resolve_addons(spec, fabrics)[GPU_OPERATOR.key]
     if not addon.enabled:
         return False
     driver = addon.values.get("driver", {})
@@ -172,13 +179,13 @@ def _check_device_plugins(
             check_resource_name(spec, fabric, split_resource(resource)[1], plugin,
                                 f"the pool's resource {resource}")
     shared = shared_resources(ib)
-    if shared and addons.on("rdma_shared_device_plugin"):
-        refuse_second_plugin("rdma_shared_device_plugin", "rdma-shared",
+    if shared and addons.on(RDMA_SHARED_DEVICE_PLUGIN):
+        refuse_second_plugin(RDMA_SHARED_DEVICE_PLUGIN.key, "rdma-shared",
                              owner + " with rdmaSharedDevicePlugin",
                              ", ".join(r.resource for r in shared))
     vfs = sriov_resources(ib)
-    if vfs and addons.on("sriov_device_plugin"):
-        refuse_second_plugin("sriov_device_plugin", "sriov",
+    if vfs and addons.on(SRIOV_DEVICE_PLUGIN):
+        refuse_second_plugin(SRIOV_DEVICE_PLUGIN.key, "sriov",
                              owner + " with sriovDevicePlugin",
                              ", ".join(r.resource for r in vfs))
 
@@ -215,19 +222,19 @@ def parts(
 
     ib = _ib(fabrics)
     out: list[Part] = []
-    if addons.on("network_operator"):
+    if addons.on(NETWORK_OPERATOR):
         if ib:
             _check_device_plugins(spec, ib, addons)
         this = sys.modules[__name__]
         out.append(Part(
             NETWORK_OPERATOR_PART,
-            tuple(own_namespace("network_operator", addons)),
-            (chart_release("network_operator", addons, network_operator.chart_values(), this,
+            tuple(own_namespace(NETWORK_OPERATOR, addons)),
+            (chart_release(NETWORK_OPERATOR, addons, network_operator.chart_values(), this,
                            spec, fabrics),),
             description="NVIDIA Network Operator (NFD, operator; CRDs for the NicClusterPolicy)",
         ))
         if ib:
-            version = addons["network_operator"].chart().version
+            version = addons[NETWORK_OPERATOR.key].chart().version
             out.append(Part(
                 NIC_POLICY_PART,
                 (nic_cluster_policy(version, ib),),

@@ -20,6 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.digitalocean import managed
+from gpu_fabric.fabric.addons import (
+    DRANET,
+    GPU_OPERATOR,
+    MULTUS,
+    NVIDIA_DEVICE_PLUGIN,
+    NVIDIA_DRA_DRIVER,
+    RDMA_SHARED_DEVICE_PLUGIN,
+)
 from gpu_fabric.fabric.layer import Part
 from gpu_fabric.fabric.plugin_guards import refuse_second_plugin
 
@@ -38,28 +46,28 @@ def addon_defaults(
     gpu_dra = managed.uses_gpu_dra(spec)
     return {
         # The seed: Multus thick moves fabric0..N into pods (host-device NADs).
-        "multus": has_fabric,
+        MULTUS.key: has_fabric,
         # DOKS runs the plugin unless the spec turned it off: then the layer runs it.
-        "rdma_shared_device_plugin": has_fabric and not doks[managed.RDMA_SHARED],
+        RDMA_SHARED_DEVICE_PLUGIN.key: has_fabric and not doks[managed.RDMA_SHARED],
         # DOKS images carry the driver and toolkit: the GPU Operator only on request.
-        "gpu_operator": False,
+        GPU_OPERATOR.key: False,
         # Same rule for the NVIDIA device plugin: exactly one source of nvidia.com/gpu.
         # (The GPU Operator, when the spec enables it, brings its own.)
-        "nvidia_device_plugin": (
-            nvidia and not gpu_dra and not spec.addons.gpu_operator.enabled
+        NVIDIA_DEVICE_PLUGIN.key: (
+            nvidia and not gpu_dra and not spec.addons.choice(GPU_OPERATOR).enabled
             and not managed.gpu_plugin_managed(spec, GpuVendor.NVIDIA)
         ),
         # With fabric.mode dra, DOKS runs the GPU DRA driver (nvidia_gpu_dra_driver).
-        "nvidia_dra_driver": False,
+        NVIDIA_DRA_DRIVER.key: False,
         # NICs are never DRA devices on DOKS (rdma/fabricN + Multus even with GPU DRA).
-        "dranet": False,
+        DRANET.key: False,
     }
 
 
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
-    if addon != "gpu_operator":
+    if addon != GPU_OPERATOR.key:
         return {}
     # DOKS GPU nodes ship the NVIDIA driver and container toolkit; the operator adds
     # DCGM and friends. Its device plugin only runs when DOKS advertises no NVIDIA GPUs.
@@ -76,11 +84,11 @@ def parts(
 ) -> list[Part]:
     # Everything DO needs beyond DOKS itself is built by the generic parts from the
     # fabric description (multus, nads, rdma-shared-device-plugin when DOKS's is off).
-    if addons.on("rdma_shared_device_plugin") and managed.managed_components(spec)[
+    if addons.on(RDMA_SHARED_DEVICE_PLUGIN) and managed.managed_components(spec)[
         managed.RDMA_SHARED
     ]:
         refuse_second_plugin(
-            "rdma_shared_device_plugin", "rdma-shared",
+            RDMA_SHARED_DEVICE_PLUGIN.key, "rdma-shared",
             "DOKS (digitalocean.components.rdma_shared_device_plugin)",
             ", ".join(r.resource for f in fabrics.values() if f.machine.has_fabric
                       for r in f.rails if r.resource),
@@ -88,9 +96,9 @@ def parts(
         )
     # Forced on next to DOKS's own NVIDIA plugin (or its GPU DRA driver), the layer's
     # plugin would advertise the same GPUs a second time (the default keeps one source).
-    if addons.on("nvidia_device_plugin") and managed.gpu_plugin_managed(spec, GpuVendor.NVIDIA):
+    if addons.on(NVIDIA_DEVICE_PLUGIN) and managed.gpu_plugin_managed(spec, GpuVendor.NVIDIA):
         refuse_second_plugin(
-            "nvidia_device_plugin", "NVIDIA GPU",
+            NVIDIA_DEVICE_PLUGIN.key, "NVIDIA GPU",
             "DOKS (digitalocean.components: nvidia_gpu_device_plugin or nvidia_gpu_dra_driver)",
             "nvidia.com/gpu",
             "set digitalocean.components.gpu_device_plugin: false, without fabric.mode dra, "

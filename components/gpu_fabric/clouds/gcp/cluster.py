@@ -34,7 +34,7 @@ from gpu_fabric.clouds.gcp.layout import GcpLayout, build_layout, options_of
 from gpu_fabric.clouds.gcp.network import CreatedVpc
 from gpu_fabric.clouds.gcp.nodepool import gpu_driver_version, system_node_pool
 from gpu_fabric.cluster import ClusterInfra, GpuCluster, NodePoolInfo
-from gpu_fabric.fabric.addons import resolve_addons
+from gpu_fabric.fabric.addons import GPU_OPERATOR, resolve_addons
 from gpu_fabric.fabric.derive import DRA_V1BETA1
 from gpu_fabric.security import effective_api_access
 
@@ -102,7 +102,7 @@ class GcpGpuCluster(GpuCluster):
         pools: list[NodePoolInfo] = []
         for pool in spec.node_pools:
             fabric = self.fabrics[pool.name]
-            driver = gpu_driver_version(opts.gpu_driver_version, addons.on("gpu_operator"),
+            driver = gpu_driver_version(opts.gpu_driver_version, addons.on(GPU_OPERATOR),
                                         dra=fabric.gpu_dra)
             block = GcpGpuNodePool(
                 f"{self.name}-{pool.name}-pool",

@@ -16,6 +16,7 @@ from gpu_fabric.catalog import FabricKind, Machine
 from gpu_fabric.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # re-exported
 from gpu_fabric.clouds.gcp.gke import GKE_NVIDIA_DIR
 from gpu_fabric.clouds.gcp.rxdm import rxdm_setup
+from gpu_fabric.fabric.addons import NCCL_INSTALLER
 from gpu_fabric.fabric.derive import (
     dra_classes,
     fabric_mtu,
@@ -199,7 +200,7 @@ def installer_env(spec: ClusterSpec, machine: Machine) -> dict[str, str]:
     """The NCCL env of the installer version the spec overrides (default: the pinned one)."""
     from gpu_fabric.catalog import gcp_nccl as tables
 
-    version = spec.addons.nccl_installer.version
+    version = spec.addons.choice(NCCL_INSTALLER).version
     if not version or machine.fabric not in (FabricKind.TCPXO, FabricKind.ROCE):
         return {}
     known = tables.known_versions(machine.fabric is FabricKind.TCPXO)

@@ -28,6 +28,13 @@ from gpu_fabric.clouds.gcp.fabric import (
     TCP_FABRICS,
 )
 from gpu_fabric.clouds.gcp.rxdm import nri_injector_manifests, tcpxo_host_setup_script
+from gpu_fabric.fabric.addons import (
+    GPU_OPERATOR,
+    MULTUS,
+    NCCL_INSTALLER,
+    NVIDIA_DEVICE_PLUGIN,
+    NVIDIA_DRA_DRIVER,
+)
 from gpu_fabric.fabric.description import Attach
 from gpu_fabric.fabric.layer import Manifest, Part
 from gpu_fabric.fabric.manifests.common import (
@@ -60,18 +67,18 @@ def addon_defaults(
     fabs = list(fabrics.values())
     return {
         # GKE installs the driver (gpu_driver_installation_config) and its device plugin.
-        "gpu_operator": False,
-        "nvidia_device_plugin": False,
+        GPU_OPERATOR.key: False,
+        NVIDIA_DEVICE_PLUGIN.key: False,
         # GKE multi-networking (Network objects) or DraNet move NICs into pods.
-        "multus": False,
-        "nccl_installer": any(f.needs_nccl_installer for f in fabs),
+        MULTUS.key: False,
+        NCCL_INSTALLER.key: any(f.needs_nccl_installer for f in fabs),
     }
 
 
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
-    if addon == "nvidia_dra_driver":
+    if addon == NVIDIA_DRA_DRIVER.key:
         # dranet examples/demo_nvidia_dranet/values.yaml: GKE driver root, no priority
         # classes (GKE's quota admits system-*-critical pods only in kube-system), and no
         # control-plane affinity for the controller (GKE has no visible control-plane nodes).
@@ -87,7 +94,7 @@ def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
     out: list[Part] = []
-    if any(f.gpu_dra for f in fabrics.values()) and not addons.on("gpu_operator"):
+    if any(f.gpu_dra for f in fabrics.values()) and not addons.on(GPU_OPERATOR):
         # DRA pools have GKE's driver install disabled (GKE set-up-dra): GKE's DaemonSet
         # installs it instead.
         from gpu_fabric.clouds.gcp.driver import driver_installer_manifests
@@ -96,10 +103,10 @@ def parts(
                         description="NVIDIA driver installer for DRA GPU pools (GKE's COS "
                         "DaemonSet)"))
     machines = _unique_machines(f.machine for f in fabrics.values() if f.needs_nccl_installer)
-    if addons.on("nccl_installer") and machines:
+    if addons.on(NCCL_INSTALLER) and machines:
         objects: list[Manifest] = []
         for installer in _installers(machines):
-            objects += installer.manifests(addons["nccl_installer"].image(installer.image))
+            objects += installer.manifests(addons[NCCL_INSTALLER.key].image(installer.image))
         out.append(Part(INSTALLER_PART, tuple(objects),
                         description="NCCL plugin installers (gIB / GPUDirect-TCPX/TCPXO)"))
         tcp_accelerators = sorted({m.accelerator for m in machines

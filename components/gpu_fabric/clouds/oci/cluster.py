@@ -46,7 +46,7 @@ from gpu_fabric.clouds.oci.network import NetworkIds
 from gpu_fabric.clouds.oci.nodepool import CNI, MAX_PODS_PER_NODE, flex_max_pods, pod_network
 from gpu_fabric.clouds.oci.options import DEFAULT_SYSTEM_SHAPE, OciOptions, oke_version
 from gpu_fabric.cluster import ClusterInfra, GpuCluster, NodePoolInfo
-from gpu_fabric.fabric.addons import resolve_addons
+from gpu_fabric.fabric.addons import NETWORK_OPERATOR, resolve_addons
 from gpu_fabric.security import effective_api_access
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ class OciGpuCluster(GpuCluster):
         on it); the Network Operator add-on comes later, as a layer part
         (:meth:`_layer_installers`)."""
         addons = resolve_addons(self.spec, self.fabrics)
-        if options.network_operator != "addon" or not addons.on("network_operator"):
+        if options.network_operator != "addon" or not addons.on(NETWORK_OPERATOR):
             return []
         nfd = containerengine.Addon(
             f"{self.name}-nfd",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpu_fabric.catalog import GpuVendor
+from gpu_fabric.fabric.addons import GPU_OPERATOR
 from gpu_fabric.fabric.derive import (
     dra_classes,
     fabric_mtu,
@@ -91,7 +92,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         refuse_amd_gpu_dra(spec, pool, "OKE", "auto, device-plugin or host-network")
     labels = pool_labels(pool, dra=dra)
     if machine.gpu.vendor is GpuVendor.NVIDIA:
-        gpu_operator = spec.addons.gpu_operator.enabled is not False
+        gpu_operator = spec.addons.choice(GPU_OPERATOR).enabled is not False
         labels.setdefault(DISABLE_OKE_GPU_PLUGIN, "true" if gpu_operator else "false")
     return FabricDescription(
         cloud=spec.cloud,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.oci.fabric import SRIOV_NETWORK
+from gpu_fabric.fabric.addons import GPU_OPERATOR, MULTUS, NETWORK_OPERATOR, SRIOV_DEVICE_PLUGIN
 from gpu_fabric.fabric.description import DevicePlugin
 from gpu_fabric.fabric.layer import Manifest, Part
 from gpu_fabric.fabric.manifests import network_operator
@@ -52,7 +53,7 @@ def _addon_mode(spec: ClusterSpec) -> bool:
 
 
 def operator_namespace(spec: ClusterSpec, addons: ResolvedAddons) -> str:
-    return ADDON_NAMESPACE if _addon_mode(spec) else addons["network_operator"].namespace
+    return ADDON_NAMESPACE if _addon_mode(spec) else addons[NETWORK_OPERATOR.key].namespace
 
 
 def addon_defaults(
@@ -62,9 +63,9 @@ def addon_defaults(
     nvidia = any(f.machine.gpu.vendor is GpuVendor.NVIDIA for f in fabrics.values())
     return {
         # The SR-IOV NAD needs Multus (and its CRD, shipped by the multus part).
-        "multus": sriov,
-        "network_operator": sriov,
-        "gpu_operator": nvidia,
+        MULTUS.key: sriov,
+        NETWORK_OPERATOR.key: sriov,
+        GPU_OPERATOR.key: nvidia,
     }
 
 
@@ -76,14 +77,14 @@ def network_operator_addon_config() -> dict[str, str]:
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
-    if addon == "gpu_operator":
+    if addon == GPU_OPERATOR.key:
         # The RDMA images carry the NVIDIA driver and DOCA-OFED: no driver container,
         # peermem against the host's OFED. One NFD per cluster: the GPU Operator's
         # (installed first, it labels pci-10de and pci-15b3: its worker whitelists
         # classes 02/0200/0207), or the OKE NodeFeatureDiscovery add-on in add-on mode.
         return {"driver": {"enabled": False, "rdma": {"useHostMofed": True}},
                 "nfd": {"enabled": not _addon_mode(spec)}}
-    if addon == "network_operator":
+    if addon == NETWORK_OPERATOR.key:
         return {
             "sriovNetworkOperator": {"enabled": True},
             "sriov-network-operator": {
@@ -99,15 +100,15 @@ def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
     sriov = _sriov(fabrics)
-    if not addons.on("network_operator"):
+    if not addons.on(NETWORK_OPERATOR):
         return []
-    if sriov and addons.on("sriov_device_plugin"):
+    if sriov and addons.on(SRIOV_DEVICE_PLUGIN):
         # The SR-IOV network operator (network_operator_addon_config / chart_values
         # sriovNetworkOperator) runs the SR-IOV device plugin for the pools' VF
         # policies (network-operator 26.4.1 values.yaml: sriov-network-operator
         # images.sriovDevicePlugin, operator.resourcePrefix "nvidia.com").
         refuse_second_plugin(
-            "sriov_device_plugin", "sriov",
+            SRIOV_DEVICE_PLUGIN.key, "sriov",
             "the Network Operator's SR-IOV network operator (addons.network_operator)",
             ", ".join(sorted({r for f in sriov for r in f.pooled_resources})),
         )
@@ -122,10 +123,10 @@ def parts(
     if not sriov:
         return out
     if not _addon_mode(spec):
-        gpu_operator = addons.on("gpu_operator")
+        gpu_operator = addons.on(GPU_OPERATOR)
         # One NFD: the GPU Operator's when it runs, else the Network Operator's.
         release = chart_release(
-            "network_operator", addons,
+            NETWORK_OPERATOR, addons,
             network_operator.chart_values(nfd=not gpu_operator,
                                           node_feature_rules=not gpu_operator),
             sys.modules[__name__], spec, fabrics,
@@ -136,12 +137,12 @@ def parts(
         wait, after = _after_gpu_toolkit(spec, fabrics, addons)
         out += wait
         out.append(Part(
-            "network-operator", (namespace(ns, privileged=True),), (release,),
+            NETWORK_OPERATOR.part, (namespace(ns, privileged=True),), (release,),
             after=after,
             description="NVIDIA Network Operator (chart) with the SR-IOV network operator",
         ))
-        after = ("network-operator",)
-    version = addons["network_operator"].chart().version
+        after = (NETWORK_OPERATOR.part,)
+    version = addons[NETWORK_OPERATOR.key].chart().version
     out.append(Part(
         "nic-cluster-policy", (nic_cluster_policy(version),), after=after,
         description="NicClusterPolicy: CNI plugins and nv-ipam for the SR-IOV VFs",
@@ -172,9 +173,9 @@ def toolkit_wait_part(
     cluster, whose node counts the spec does not own (a wrong count would hold the Job
     until its timeout).
     """
-    if spec.existing is not None or not addons.on("gpu_operator"):
+    if spec.existing is not None or not addons.on(GPU_OPERATOR):
         return None
-    toolkit = addons["gpu_operator"].values.get("toolkit") or {}
+    toolkit = addons[GPU_OPERATOR.key].values.get("toolkit") or {}
     nodes = sum(p.node_count for p in spec.node_pools
                 if fabrics[p.name].machine.gpu.vendor is GpuVendor.NVIDIA)
     if toolkit.get("enabled", True) is False or not nodes:
@@ -183,8 +184,8 @@ def toolkit_wait_part(
 
     return Part(
         TOOLKIT_WAIT_PART,
-        tuple(toolkit_wait.manifests(addons["gpu_operator"].namespace, nodes)),
-        after=("gpu-operator",),
+        tuple(toolkit_wait.manifests(addons[GPU_OPERATOR.key].namespace, nodes)),
+        after=(GPU_OPERATOR.part,),
         description="Job: waits until the GPU Operator's container toolkit (which "
         "restarts crio) is available on every NVIDIA GPU node",
     )
@@ -198,7 +199,7 @@ def _after_gpu_toolkit(
     nothing."""
     if (wait := toolkit_wait_part(spec, fabrics, addons)) is not None:
         return [wait], (TOOLKIT_WAIT_PART,)
-    return [], ("gpu-operator",) if addons.on("gpu_operator") else ()
+    return [], (GPU_OPERATOR.part,) if addons.on(GPU_OPERATOR) else ()
 
 
 def addon_parts(
