@@ -55,7 +55,8 @@ from gpu_fabric.spec import ClusterSpec, parse_size
 from gpu_fabric.versions import Image
 
 APP_LABEL = "gpufabric.dev/nccl-acceptance"
-MPI_OPERATOR_NAMESPACE = "mpi-operator"
+# The add-on's namespace (the one Kyverno's fabric policies leave alone).
+MPI_OPERATOR_NAMESPACE = MPI_OPERATOR.namespace
 MPI_OPERATOR_NAME = "mpi-operator"
 TEST_CONTAINER = "nccl-test"
 # Where nccl-tests binaries live in the pinned images (first hit wins).
