@@ -83,11 +83,12 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/test_input_limits.py",
         ],
     ),
-    # The offline plan (diff, urns, stack files, YAML limits, the mock runtime). Small
+    # The offline plan (diff, urns, stack files, YAML limits, the mock runtime, the fakes
+    # loader) and each cloud's plan facts (replacing inputs, credential keys). Small
     # programs and unit tests only: every mutant of the runtime (runner, monitor,
     # values) reaches every test that plans, and a real stack plan takes seconds.
     "plan": (
-        "components/gpu_fabric/plan/*.py",
+        ["components/gpu_fabric/plan/*.py", "components/gpu_fabric/clouds/*/plan_facts.py"],
         [
             "tests/test_plan_diff_exact.py",
             "tests/test_plan_model_urns.py",
@@ -105,10 +106,15 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/test_urn_stability.py::test_rename_without_alias_is_refused_unless_allowed",
             "tests/test_urn_stability.py::test_new_resource_is_reported",
             "tests/test_architecture.py::test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped",
+            "tests/test_architecture.py::test_each_clouds_fakes_live_in_its_folder",
+            "tests/test_architecture.py::test_every_cloud_has_offline_fakes",
+            "tests/test_architecture.py::test_every_cloud_states_its_plan_facts_for_its_own_provider",
+            "tests/test_architecture.py::test_a_cloud_without_plan_facts_fails_loudly",
+            "tests/test_architecture.py::test_the_planner_merges_every_clouds_facts",
         ],
     ),
-    # The offline answers of each cloud's SDK (gpu_fabric/plan/fakes/), left out of "plan".
-    "plan-fakes": ("components/gpu_fabric/plan/fakes/*", ["tests/test_plan_fakes.py"]),
+    # The offline answers of each cloud's SDK (gpu_fabric/clouds/<cloud>/fakes.py).
+    "plan-fakes": ("components/gpu_fabric/clouds/*/fakes.py", ["tests/test_plan_fakes.py"]),
     # components/gpu_fabric/fabric, split in three runs (one run of the whole package against
     # all its tests takes hours on the 2-core sandbox).
     "fabric-logic": (
@@ -177,11 +183,9 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
 }
 
 # module name -> globs left out of the module's glob (mutmut's do_not_mutate). mutmut
-# matches globs with fnmatch, where ``*`` spans "/": "components/gpu_fabric/plan/*.py" also takes
-# the fakes/ subpackage, which is its own module entry with its own tests.
-EXCLUDE: dict[str, list[str]] = {
-    "plan": ["components/gpu_fabric/plan/fakes/*"],
-}
+# matches globs with fnmatch, where ``*`` spans "/": "components/gpu_fabric/plan/*.py" also
+# takes plan/fakes/__init__.py, the generic fakes loader, which belongs to "plan".
+EXCLUDE: dict[str, list[str]] = {}
 
 # mutmut exit codes (mutmut/stats.py, 3.8.1) folded into the three figures we report.
 KILLED = {1, 3, 36, 37, -24, 24, 152, 255}  # failed test, pytest error, timeout, type check

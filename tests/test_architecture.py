@@ -9,6 +9,9 @@ a circle of lazy imports is still a circle), but not those under
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,9 @@ from gpu_fabric.clouds.registry import PLUGINS, PROVIDERS, provider_for
 from gpu_fabric.fabric.layer import build_layer
 from gpu_fabric.fabric.model import Part
 from gpu_fabric.fabric.plugins import LayerPlugins
-from gpu_fabric.plan.fakes import FAKES
+from gpu_fabric.plan import fakes as fakes_loader
+from gpu_fabric.plan.cloud_facts import PlanFacts, every_cloud, plan_facts
+from gpu_fabric.plan.fakes import fakes_for
 from gpu_fabric.plan.mocks import _load_fakes
 from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
@@ -226,23 +231,123 @@ def test_registry_lists_every_cloud_once() -> None:
 
 @pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
 def test_every_cloud_has_offline_fakes(cloud: Cloud) -> None:
-    fakes = FAKES[cloud]
+    fakes = fakes_for(cloud)
     assert fakes.resource_outputs  # every cloud creates resources a plan must answer
     assert all(callable(f) for f in fakes.resource_outputs.values())
     assert all(callable(f) for f in fakes.calls.values())
+    # A cloud answers for its own provider's tokens only.
+    assert {t.split(":")[0] for t in (*fakes.resource_outputs, *fakes.calls)} == {
+        PROVIDER_PACKAGE[cloud]}
 
 
-def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped() -> None:
-    partial = {c: f for c, f in FAKES.items() if c is not Cloud.OCI}
-    with pytest.raises(LookupError, match="oci"):
-        _load_fakes(partial)
+# The Pulumi provider package of each cloud (the first part of its type tokens).
+PROVIDER_PACKAGE = {Cloud.GCP: "gcp", Cloud.AWS: "aws", Cloud.AZURE: "azure-native",
+                    Cloud.DIGITALOCEAN: "digitalocean", Cloud.OCI: "oci"}
 
 
-def test_the_fakes_live_with_the_planner_not_in_the_cloud_packages() -> None:
-    assert not list((ROOT / "components" / "gpu_fabric" / "clouds").rglob("fakes.py"))
-    assert sorted(p.stem for p in (ROOT / "components/gpu_fabric/plan/fakes").glob("*.py")) == [
-        "__init__", "aws", "azure", "digitalocean", "gcp", "oci",
-    ]
+def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fakes_loader, "fakes_module",
+                        lambda cloud: f"gpu_fabric.clouds.{cloud.value}.gone")
+    message = ("no offline fakes for 'oci': gpu_fabric.clouds.oci.gone is missing (a cloud "
+               "folder holds fakes.py with RESOURCE_OUTPUTS and CALLS)")
+    with pytest.raises(LookupError) as info:
+        _load_fakes([Cloud.OCI])
+    assert str(info.value) == message
+
+
+def test_each_clouds_fakes_live_in_its_folder() -> None:
+    """Issue 28: everything about a cloud, its planner fakes included, lives in
+    ``clouds/<cloud>/``; ``plan/fakes/`` keeps only the generic loader."""
+    clouds = ROOT / "components" / "gpu_fabric" / "clouds"
+    assert sorted(p.parent.name for p in clouds.glob("*/fakes.py")) == sorted(
+        c.value for c in Cloud)
+    assert sorted(p.name for p in (ROOT / "components/gpu_fabric/plan/fakes").glob("*.py")) == [
+        "__init__.py"]
+    assert fakes_loader.fakes_module(Cloud.DIGITALOCEAN) == "gpu_fabric.clouds.digitalocean.fakes"
+
+
+def test_production_code_never_imports_the_fakes() -> None:
+    """The fakes belong to the planner: no module imports one (the planner's loader
+    imports them by name, :func:`gpu_fabric.plan.fakes.fakes_for`), and no module but
+    that loader names a fakes module in a string."""
+    graph = import_graph(LIBRARY, type_checking=True)
+    importers = sorted(name for name, deps in graph.items()
+                       if any(d.endswith(".fakes") and d != "gpu_fabric.plan.fakes"
+                              for d in deps))
+    assert importers == []
+    naming = []
+    for path in sorted((LIBRARY / "gpu_fabric").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.value) for n in ast.walk(tree)
+                      if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        for node in ast.walk(tree):
+            text = (ast.unparse(node) if isinstance(node, ast.JoinedStr)
+                    else node.value if isinstance(node, ast.Constant) else None)
+            if id(node) not in docstrings and isinstance(text, str) and ".fakes" in text:
+                naming.append(str(path.relative_to(LIBRARY)))
+    assert sorted(set(naming)) == ["gpu_fabric/plan/fakes/__init__.py"]
+
+
+def test_building_every_clouds_layer_loads_no_fakes() -> None:
+    """At run time too: describing and building the Kubernetes layer of every cloud
+    (what a program does besides creating cloud resources) imports no fakes module."""
+    code = (
+        "import sys\n"
+        "from gpu_fabric.fabric.layer import build_layer\n"
+        "from gpu_fabric.fabric.description import describe_cluster\n"
+        "import gpu_fabric.clouds.registry\n"
+        "from gpu_fabric.spec import load_spec\n"
+        "from tests.specs import spec_dict\n"
+        "for cloud in ('gcp', 'aws', 'azure', 'digitalocean', 'oci'):\n"
+        "    spec = load_spec(spec_dict(cloud))\n"
+        "    build_layer(spec, describe_cluster(spec)).manifests()\n"
+        "print(sorted(m for m in sys.modules if m.endswith('fakes')))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(LIBRARY), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=ROOT, check=True, timeout=300)
+    assert out.stdout.strip() == "[]"
+
+
+# -- each cloud's plan facts (clouds/<cloud>/plan_facts.py) ----------------------------------
+@pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
+def test_every_cloud_states_its_plan_facts_for_its_own_provider(cloud: Cloud) -> None:
+    facts = plan_facts(cloud)
+    assert isinstance(facts, PlanFacts)
+    assert facts.replacing_inputs  # every cloud creates a cluster that replacing would destroy
+    prefix = PROVIDER_PACKAGE[cloud]
+    tokens = {*facts.replacing_inputs, *facts.ignored_inputs}
+    assert {t.split(":")[0] for t in tokens} == {prefix}
+    # Credential keys are the provider's config keys (Azure's classic provider too).
+    assert {k.split(":")[0] for k in facts.credential_keys} <= {prefix, "azure"}
+
+
+def test_a_cloud_without_plan_facts_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gpu_fabric.plan.cloud_facts as cloud_facts
+
+    def missing(name: str) -> Any:
+        err = ModuleNotFoundError(f"No module named '{name}'")
+        err.name = name
+        raise err
+
+    monkeypatch.setattr(cloud_facts, "import_module", missing)
+    with pytest.raises(LookupError) as info:
+        plan_facts(Cloud.AZURE)
+    assert str(info.value) == (
+        "cloud 'azure' has no plan facts: gpu_fabric.clouds.azure.plan_facts is missing "
+        "(every cloud folder states its provider's PLAN_FACTS)")
+
+
+def test_the_planner_merges_every_clouds_facts() -> None:
+    merged = every_cloud()
+    assert sorted(merged.replacing_inputs) == sorted(
+        t for c in Cloud for t in plan_facts(c).replacing_inputs)
+    assert merged.replacing_inputs["oci:Core/vcn:Vcn"] == ("compartmentId", "cidrBlocks")
+    assert merged.ignored_inputs["aws:eks/nodeGroup:NodeGroup"] == ("scalingConfig.desiredSize",)
+    assert "digitalocean:token" in merged.credential_keys
 
 
 # -- the layer takes the contract as a value ------------------------------------------------

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from gpu_fabric.catalog import get_machine
+from gpu_fabric.clouds.azure import fakes
 from gpu_fabric.clouds.azure.cluster import InfinibandFeatureError, _decode_kubeconfig
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan import PlanResult
-from gpu_fabric.plan.fakes import azure as fakes
 from gpu_fabric.plan.values import SECRET
 from tests.specs import spec_dict, with_pool
 

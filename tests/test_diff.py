@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpu_fabric.cli import main
-from gpu_fabric.plan.diff import REPLACING_INPUTS, changed_paths, diff_plans, to_markdown
+from gpu_fabric.plan.diff import changed_paths, diff_plans, replacing_inputs, to_markdown
 from tests.specs import spec_dict, with_pool
 
 SITE = Path(pytest.__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def test_replacement_table_names_real_type_tokens() -> None:
         "gcp": "pulumi_gcp", "aws": "pulumi_aws", "azure-native": "pulumi_azure_native",
         "digitalocean": "pulumi_digitalocean", "oci": "pulumi_oci",
     }
-    for token in REPLACING_INPUTS:
+    for token in replacing_inputs():
         pkg = sdk_dirs[token.split(":")[0]]
         module, cls = token.split(":")[1:]
         if pkg == "pulumi_azure_native":

@@ -2,11 +2,11 @@
 
 ``diff --json`` and the Markdown table are read by CI jobs and reviewers
 (components/gpu_fabric/cli/diff.py prints them): their shape is a contract, so the expected
-values below are literal. The replace / update verdicts cite the one table of
-replacing inputs, ``REPLACING_INPUTS`` in components/gpu_fabric/plan/diff.py
-(``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``), and the
-ignored inputs ``IGNORED_INPUTS`` (``initialNodeCount``: GPU_POOL_IGNORE_CHANGES in
-components/gpu_fabric/clouds/gcp/layout.py).
+values below are literal. The replace / update verdicts cite each cloud's replacing
+inputs, ``replacing_inputs`` in components/gpu_fabric/clouds/<cloud>/plan_facts.py
+(gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``), and the
+ignored inputs ``ignored_inputs`` there (``initialNodeCount``: GPU_POOL_IGNORE_CHANGES
+in components/gpu_fabric/clouds/gcp/layout.py).
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def test_pr_table_cuts_after_max_paths() -> None:
 
 
 def test_ignored_inputs_alone_are_no_change() -> None:
-    """initialNodeCount is ignore_changes on GKE GPU pools (IGNORED_INPUTS)."""
+    """initialNodeCount is ignore_changes on GKE GPU pools (gcp plan_facts ignored_inputs)."""
     base = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 2})]}
     head = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 7})]}
     assert diff_plans(base, head).changes == []
@@ -268,7 +268,7 @@ def test_replacing_and_ignored_match_whole_segments() -> None:
 def test_rows_sorted_by_action_before_type() -> None:
     """replace, remove, update, add; types sorted the other way round to prove it.
 
-    ``oci:Core/vcn:Vcn`` replaces on ``compartmentId`` and ``cidrBlocks`` (REPLACING_INPUTS).
+    ``oci:Core/vcn:Vcn`` replaces on ``compartmentId`` and ``cidrBlocks`` (oci plan_facts).
     """
     vcn = "oci:Core/vcn:Vcn"
     base = {"resources": [_r(vcn, "v", {"cidrBlocks": ["10.0.0.0/16"], "compartmentId": "a"}),

@@ -1,4 +1,4 @@
-"""Every offline fake's answer, written out (components/gpu_fabric/plan/fakes/*.py).
+"""Every offline fake's answer, written out (components/gpu_fabric/clouds/*/fakes.py).
 
 Plans of every stack read these values (an EKS endpoint in a kubeconfig, a GCP
 network's self link in a subnet, an ARM subnet id in an agent pool), so a changed
@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import base64
 
-from gpu_fabric.plan.fakes import aws, azure, digitalocean, gcp, oci
+from gpu_fabric.clouds.aws import fakes as aws
+from gpu_fabric.clouds.azure import fakes as azure
+from gpu_fabric.clouds.digitalocean import fakes as digitalocean
+from gpu_fabric.clouds.gcp import fakes as gcp
+from gpu_fabric.clouds.oci import fakes as oci
 
 ACCOUNT = "123456789012"
 EC2 = f"arn:aws:ec2:us-east-1:{ACCOUNT}"

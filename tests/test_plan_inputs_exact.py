@@ -9,9 +9,11 @@ the field"). Sources:
   ``{secure: ...}`` values are encrypted (``pulumi config set --secret``).
 * The limits: ``MAX_BYTES`` 1 MiB, ``MAX_NODES`` 100 000, ``MAX_DEPTH`` 64
   (components/gpu_fabric/plan/safe_yaml.py); libyaml's own messages for syntax errors.
-* Credential keys and token prefixes: ``CREDENTIAL_KEYS`` and ``_MATERIAL`` in
-  components/gpu_fabric/plan/plaintext_secrets.py (DigitalOcean ``dop_v1_`` + 64 hex, GitHub
-  ``ghp_``, Slack ``xoxb-``, AWS ``AKIA``/``ASIA`` + 16).
+* Credential keys and token prefixes: each cloud's ``credential_keys`` and
+  ``token_patterns`` in components/gpu_fabric/clouds/<cloud>/plan_facts.py (DigitalOcean
+  ``dop_v1_`` + 64 hex, AWS ``AKIA``/``ASIA`` + 16) and the generic ones in
+  components/gpu_fabric/plan/plaintext_secrets.py (``kubernetes:kubeconfig``, GitHub
+  ``ghp_``, Slack ``xoxb-``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Sources of the literal values:
   asset c44067f5..., archive 0def7320..., ``UNKNOWN`` 04da6b54-...).
 * ids: ``PlanMocks.new_resource`` gives ``<name>-id`` unless a fake sets ``__id``;
   the GCP network fake's id is ``projects/<project>/global/networks/<name>``
-  (components/gpu_fabric/plan/fakes/gcp.py ``_network``).
+  (components/gpu_fabric/clouds/gcp/fakes.py ``_network``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from google.protobuf import struct_pb2
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.errors import SpecError
 from gpu_fabric.existing import OFFLINE_ENV
-from gpu_fabric.plan.fakes import FAKES
+from gpu_fabric.plan.fakes import fakes_for
 from gpu_fabric.plan.mocks import PlanMocks, _load_fakes
 from gpu_fabric.plan.runner import (
     _caller_loop,
@@ -245,13 +245,23 @@ def test_fakes_of_every_cloud_in_one_table() -> None:
     assert "gcp:compute/network:Network" in resources
     assert "oci:Core/getServices:getServices" in calls
     assert "digitalocean:index/getKubernetesVersions:getKubernetesVersions" in calls
-    assert len(resources) == sum(len(f.resource_outputs) for f in FAKES.values())
-    partial = {c: f for c, f in FAKES.items() if c not in (Cloud.AWS, Cloud.OCI)}
-    with pytest.raises(LookupError) as info:
-        _load_fakes(partial)
-    assert str(info.value) == (
-        "no offline fakes registered for ['aws', 'oci'] (gpu_fabric.plan.fakes)"
-    )
+    assert len(resources) == sum(len(fakes_for(c).resource_outputs) for c in Cloud)
+
+
+def test_a_plan_of_one_cloud_loads_that_clouds_fakes_only() -> None:
+    resources, calls = _load_fakes([Cloud.OCI])
+    assert "oci:Core/vcn:Vcn" in resources and "oci:Core/getServices:getServices" in calls
+    assert {t.split(":")[0] for t in (*resources, *calls)} == {"oci"}
+
+
+def test_a_cloud_whose_fakes_are_missing_fails_the_load() -> None:
+    def load(cloud: Cloud) -> Any:
+        if cloud is Cloud.AWS:
+            raise LookupError("no offline fakes for 'aws'")
+        return fakes_for(cloud)
+
+    with pytest.raises(LookupError, match=r"^no offline fakes for 'aws'$"):
+        _load_fakes([Cloud.GCP, Cloud.AWS], load)
 
 
 # -- runner: config, environment, outputs, event loops -------------------------------------

@@ -7,10 +7,10 @@ appears is a delete and a create, whatever their inputs, so a rename shows up
 as exactly that.
 
 Changes that replace an expensive resource (cluster, node pool, networks) are
-flagged from :data:`REPLACING_INPUTS`, the one table of which input paths a
-cloud provider cannot update in place. It lists what the providers mark
-``forceNew``/``replaceOnChanges`` for the inputs this project sets; a path not
-listed is reported as an in-place update.
+flagged from :func:`replacing_inputs`: which input paths a cloud provider cannot
+update in place, stated by each cloud (``clouds/<cloud>/plan_facts.py``). It lists
+what the providers mark ``forceNew``/``replaceOnChanges`` for the inputs this
+project sets; a path not listed is reported as an in-place update.
 """
 
 from __future__ import annotations
@@ -20,91 +20,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# type token -> input path prefixes whose change forces a replacement.
-# Paths use the plan's property names (camelCase) joined by dots; list items are
-# matched by any index ("networkConfig.additionalNodeNetworkConfigs" covers
-# "networkConfig.additionalNodeNetworkConfigs[3].subnetwork").
-REPLACING_INPUTS: dict[str, tuple[str, ...]] = {
-    # GCP
-    "gcp:container/cluster:Cluster": (
-        "name", "location", "project", "network", "subnetwork", "enableMultiNetworking",
-        "datapathProvider", "privateClusterConfig.enablePrivateNodes",
-        "privateClusterConfig.masterIpv4CidrBlock", "ipAllocationPolicy",
-    ),
-    "gcp:container/nodePool:NodePool": (
-        "name", "cluster", "location", "nodeLocations", "nodeConfig.machineType",
-        "nodeConfig.guestAccelerators", "nodeConfig.diskSizeGb", "nodeConfig.gvnic",
-        "nodeConfig.reservationAffinity", "nodeConfig.spot", "nodeConfig.flexStart",
-        "networkConfig", "placementPolicy", "queuedProvisioning", "initialNodeCount",
-        "nodeConfig.ephemeralStorageLocalSsdConfig",
-    ),
-    "gcp:compute/network:Network": (
-        "name", "project", "networkProfile", "autoCreateSubnetworks", "routingMode",
-    ),
-    "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region", "ipCidrRange"),
-    # AWS
-    "aws:eks/cluster:Cluster": (
-        "name", "roleArn", "vpcConfig.subnetIds",
-        "accessConfig.bootstrapClusterCreatorAdminPermissions",
-    ),
-    "aws:eks/nodeGroup:NodeGroup": (
-        "clusterName", "nodeGroupName", "nodeRoleArn", "subnetIds", "instanceTypes",
-        "amiType", "capacityType", "diskSize", "remoteAccess",
-    ),
-    "aws:ec2/vpc:Vpc": ("cidrBlock",),
-    "aws:ec2/subnet:Subnet": ("vpcId", "cidrBlock", "availabilityZone"),
-    "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy"),
-    "aws:ec2/securityGroup:SecurityGroup": ("name", "vpcId", "description"),
-    # Azure
-    "azure-native:containerservice:ManagedCluster": (
-        "resourceName", "resourceGroupName", "location", "dnsPrefix",
-        "networkProfile.networkPlugin", "networkProfile.networkPluginMode",
-        "networkProfile.podCidr", "networkProfile.serviceCidr",
-    ),
-    "azure-native:containerservice:AgentPool": (
-        "agentPoolName", "resourceName", "resourceGroupName", "vmSize", "osSKU", "osType",
-        "osDiskSizeGB", "vnetSubnetID", "podSubnetID", "gpuProfile", "availabilityZones",
-    ),
-    "azure-native:network:VirtualNetwork": (
-        "virtualNetworkName", "resourceGroupName", "location",
-    ),
-    "azure-native:network:Subnet": ("subnetName", "virtualNetworkName", "resourceGroupName"),
-    # DigitalOcean
-    "digitalocean:index/kubernetesCluster:KubernetesCluster": (
-        "name", "region", "vpcUuid", "clusterSubnet", "serviceSubnet",
-    ),
-    "digitalocean:index/kubernetesNodePool:KubernetesNodePool": ("clusterId", "name", "size"),
-    "digitalocean:index/vpc:Vpc": ("region", "ipRange"),
-    # OCI
-    "oci:ContainerEngine/cluster:Cluster": (
-        "compartmentId", "vcnId", "type", "clusterPodNetworkOptions", "endpointConfig",
-    ),
-    "oci:ContainerEngine/nodePool:NodePool": ("clusterId", "compartmentId", "nodeShape"),
-    "oci:Core/vcn:Vcn": ("compartmentId", "cidrBlocks"),
-    "oci:Core/subnet:Subnet": (
-        "vcnId", "cidrBlock", "availabilityDomain", "prohibitPublicIpOnVnic",
-    ),
-    "oci:Core/computeCluster:ComputeCluster": ("availabilityDomain", "compartmentId"),
-}
+from gpu_fabric.plan.cloud_facts import every_cloud
 
-# type token -> input paths the program registers with ``ignore_changes``: Pulumi does
-# not diff them after create, so neither does this diff (tests check every plan's
-# ignore_changes are listed here, tests/test_gcp_day2.py). GCP:
-# components/gpu_fabric/clouds/gcp/layout.py GPU_POOL_IGNORE_CHANGES; AWS: the node group's desired
-# size (the autoscaler's).
-IGNORED_INPUTS: dict[str, tuple[str, ...]] = {
-    "gcp:container/nodePool:NodePool": (
-        "initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig",
-    ),
-    "aws:eks/nodeGroup:NodeGroup": ("scalingConfig.desiredSize",),
-    # Subnets are their own resources (components/gpu_fabric/clouds/azure/network.py).
-    "azure-native:network:VirtualNetwork": ("subnets",),
-}
+
+def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
+    """Type token -> input path prefixes whose change forces a replacement, every
+    cloud's (``clouds/<cloud>/plan_facts.py``, :class:`~gpu_fabric.plan.cloud_facts.PlanFacts`)."""
+    return every_cloud().replacing_inputs
+
+
+def ignored_inputs() -> Mapping[str, tuple[str, ...]]:
+    """Type token -> input paths the program registers with ``ignore_changes``: Pulumi
+    does not diff them after create, so neither does this diff (every cloud's)."""
+    return every_cloud().ignored_inputs
 
 
 def _ignored(type_: str, path: str) -> bool:
     norm = _normalize(path)
-    return any(norm == p or norm.startswith(p + ".") for p in IGNORED_INPUTS.get(type_, ()))
+    return any(norm == p or norm.startswith(p + ".") for p in ignored_inputs().get(type_, ()))
 
 
 @dataclass(frozen=True)
@@ -122,7 +55,7 @@ class ResourceChange:
 
     @property
     def expensive(self) -> bool:
-        return self.type in REPLACING_INPUTS
+        return self.type in replacing_inputs()
 
 
 @dataclass
@@ -248,7 +181,7 @@ def _normalize(path: str) -> str:
 
 def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
     """The subset of ``paths`` that force ``type_`` to be replaced."""
-    prefixes = REPLACING_INPUTS.get(type_, ())
+    prefixes = replacing_inputs().get(type_, ())
     hits = []
     for path in paths:
         norm = _normalize(path)

@@ -5,38 +5,47 @@ is a leak, and Pulumi only encrypts what was set with ``pulumi config set
 --secret`` (it then appears as ``{secure: v1:...}``). Three cases are refused:
 
 * the config key ``existing.kubeconfig.config_key`` names holds a plain value;
-* a provider credential key (``digitalocean:token``, ``aws:secretKey``...) is plain;
+* a provider credential key (each cloud's, ``clouds/<cloud>/plan_facts.py``, and
+  ``kubernetes:kubeconfig``) is plain;
 * any plain string anywhere in the config looks like credential material: a
   PEM private key, a kubeconfig with embedded credentials, or a token with a
-  well-known prefix.
+  well-known prefix (each cloud's, and GitHub's and Slack's).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from gpu_fabric.errors import Problem
+from gpu_fabric.plan.cloud_facts import every_cloud
 
-# Provider config keys that hold credentials (the providers' own names).
-CREDENTIAL_KEYS = frozenset({
-    "digitalocean:token", "digitalocean:spacesSecretKey",
-    "aws:secretKey", "aws:accessKey", "aws:token",
-    "azure-native:clientSecret", "azure-native:clientCertificatePassword",
-    "azure:clientSecret", "gcp:credentials", "gcp:accessToken",
-    "oci:privateKey", "oci:privateKeyPassword", "kubernetes:kubeconfig",
-})
+# Config keys that hold credentials, beside every cloud's own (its plan facts): the
+# kubernetes provider's kubeconfig.
+GENERIC_CREDENTIAL_KEYS = frozenset({"kubernetes:kubeconfig"})
+# Access tokens with a well-known prefix that belong to no cloud: GitHub, Slack.
+GENERIC_TOKEN_PATTERNS = (r"gh[pousr]_[A-Za-z0-9]{30,}", r"github_pat_\w{30,}",
+                          r"xox[abp]-[\w-]{20,}")
 
-_MATERIAL = (
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "a PEM private key"),
-    (re.compile(r"\b(client-key-data|client-certificate-data|token|password)\s*:\s*\S",
-                re.IGNORECASE),
-     "a credential (a kubeconfig's keys or tokens, or a password)"),
-    (re.compile(r"\b(dop_v1_[0-9a-f]{20,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,}"
-                r"|xox[abp]-[\w-]{20,}|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16})\b"),
-     "an access token"),
-)
+
+def credential_keys() -> frozenset[str]:
+    """Provider config keys that hold credentials (the providers' own names)."""
+    return GENERIC_CREDENTIAL_KEYS | every_cloud().credential_keys
+
+
+@cache
+def _material() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Patterns of credential material in a plain string, with what each one is."""
+    tokens = "|".join((*every_cloud().token_patterns, *GENERIC_TOKEN_PATTERNS))
+    return (
+        (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "a PEM private key"),
+        (re.compile(r"\b(client-key-data|client-certificate-data|token|password)\s*:\s*\S",
+                    re.IGNORECASE),
+         "a credential (a kubeconfig's keys or tokens, or a password)"),
+        (re.compile(rf"\b({tokens})\b"), "an access token"),
+    )
 
 
 # Keys whose plain string value is a credential (Helm values such as adminPassword).
@@ -80,11 +89,11 @@ def plaintext_problems(raw_config: dict[str, Any]) -> list[Problem]:
             out.append(Problem(key, f"holds the existing cluster's kubeconfig in plain text "
                                     f"(existing.kubeconfig.config_key); {_how(key)}"))
             continue
-        if key in CREDENTIAL_KEYS:
+        if key in credential_keys():
             out.append(Problem(key, f"is a credential in plain text; {_how(key)}"))
             continue
         for path, text in _strings(value, key):
-            for pattern, what in _MATERIAL:
+            for pattern, what in _material():
                 if pattern.search(text):
                     out.append(Problem(path, f"looks like {what} in plain text; a stack file is "
                                              f"committed, so {_how(key)}"))

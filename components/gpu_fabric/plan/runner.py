@@ -16,6 +16,7 @@ from pulumi.runtime.settings import SETTINGS, get_root_resource
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
+from gpu_fabric.catalog import Cloud
 from gpu_fabric.existing import OFFLINE_ENV
 from gpu_fabric.plan.mocks import PlanMocks
 from gpu_fabric.plan.model import PlanResult
@@ -43,8 +44,10 @@ def run_plan(
         from gpu_fabric.program import main
 
         program = main
+    # Only the spec's cloud's fakes: the program creates no other cloud's resources.
     return _in_fresh_context(
-        stack.name, stack.pulumi_config(), stack.secret_keys, preview, program
+        stack.name, stack.pulumi_config(), stack.secret_keys, preview, program,
+        clouds=(spec.cloud,),
     )
 
 
@@ -70,7 +73,8 @@ def run_program(
     secret_keys: list[str] | None = None,
     project: str = PROJECT,
 ) -> PlanResult:
-    """Run any Pulumi program function (e.g. a team's own) under the recording mocks."""
+    """Run any Pulumi program function (e.g. a team's own) under the recording mocks
+    (every cloud's fakes: the program may use any cloud's SDK)."""
     return _in_fresh_context(
         stack, dict(config or {}), list(secret_keys or []), preview, program, project
     )
@@ -83,11 +87,12 @@ def _in_fresh_context(
     preview: bool,
     program: Callable[[], None],
     project: str = PROJECT,
+    clouds: tuple[Cloud, ...] | None = None,
 ) -> PlanResult:
     # Pulumi keeps its runtime state in context variables; a fresh context per run
     # keeps plans independent (several stacks can be planned in one process).
     return contextvars.Context().run(
-        _run, stack, config, secret_keys, preview, program, project
+        _run, stack, config, secret_keys, preview, program, project, clouds
     )
 
 
@@ -98,6 +103,7 @@ def _run(
     preview: bool,
     program: Callable[[], None],
     project: str,
+    clouds: tuple[Cloud, ...] | None,
 ) -> PlanResult:
     # Each plan gets its own event loop: a program that fails leaves Pulumi tasks
     # pending (outputs, registrations); on a shared loop they would run, and fail,
@@ -106,7 +112,7 @@ def _run(
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(_ignore_orphaned_failures)
     asyncio.set_event_loop(loop)
-    mocks = PlanMocks(preview=preview)
+    mocks = PlanMocks(preview=preview, clouds=clouds)
     monitor = RecordingMonitor(mocks)
     set_mocks(mocks, project=project, stack=stack, preview=preview, monitor=monitor)
     # MockSettings keeps the process-wide set of pending outputs; give this run its own.

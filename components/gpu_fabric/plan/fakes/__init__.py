@@ -1,21 +1,22 @@
-"""Offline answers of every cloud's SDK, for the planner (:mod:`gpu_fabric.plan.mocks`).
+"""Offline answers of a cloud's SDK, for the planner (:mod:`gpu_fabric.plan.mocks`).
 
-One module per cloud, ``components/gpu_fabric/plan/fakes/<cloud>.py``, with two tables:
-``RESOURCE_OUTPUTS`` (type token -> fn(name, inputs) -> computed outputs) and
-``CALLS`` (invoke token -> fn(args) -> result). They live with the planner, not
-in the production cloud packages, and are imported by name: a fake that fails
-to import, or a cloud without one, fails the plan loudly instead of being
-skipped (``tests/test_architecture.py``).
+Each cloud folder holds its fakes, ``components/gpu_fabric/clouds/<cloud>/fakes.py``,
+with two tables: ``RESOURCE_OUTPUTS`` (type token -> fn(name, inputs) -> computed
+outputs) and ``CALLS`` (invoke token -> fn(args) -> result). This loader imports
+them by the cloud's name when a plan needs them (only the cloud in use), and only
+the planner calls it: production code never imports a fakes module
+(``tests/test_architecture.py``). A cloud without fakes, or fakes that fail to
+import, fail the plan loudly instead of being skipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import import_module
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.clouds.contract import CallFake, CloudFakes, ResourceFake
-from gpu_fabric.plan.fakes import aws, azure, digitalocean, gcp, oci
 
 
 @dataclass(frozen=True)
@@ -26,10 +27,24 @@ class TableFakes:
     calls: Mapping[str, CallFake]
 
 
-FAKES: Mapping[Cloud, CloudFakes] = {
-    Cloud.GCP: TableFakes(gcp.RESOURCE_OUTPUTS, gcp.CALLS),
-    Cloud.AWS: TableFakes(aws.RESOURCE_OUTPUTS, aws.CALLS),
-    Cloud.AZURE: TableFakes(azure.RESOURCE_OUTPUTS, azure.CALLS),
-    Cloud.DIGITALOCEAN: TableFakes(digitalocean.RESOURCE_OUTPUTS, digitalocean.CALLS),
-    Cloud.OCI: TableFakes(oci.RESOURCE_OUTPUTS, oci.CALLS),
-}
+def fakes_module(cloud: Cloud) -> str:
+    """The module that holds ``cloud``'s fakes."""
+    return f"gpu_fabric.clouds.{cloud.value}.fakes"
+
+
+def fakes_for(cloud: Cloud) -> CloudFakes:
+    """``cloud``'s fakes, imported now; ``LookupError`` when the cloud has none."""
+    name = fakes_module(cloud)
+    try:
+        module = import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise  # the fakes exist but import something missing: say that, as it is
+        raise LookupError(
+            f"no offline fakes for '{cloud.value}': {name} is missing (a cloud folder holds "
+            "fakes.py with RESOURCE_OUTPUTS and CALLS)"
+        ) from None
+    resources, calls = (getattr(module, t, None) for t in ("RESOURCE_OUTPUTS", "CALLS"))
+    if not isinstance(resources, Mapping) or not isinstance(calls, Mapping):
+        raise LookupError(f"{name} must define RESOURCE_OUTPUTS and CALLS (mappings)")
+    return TableFakes(resources, calls)

@@ -1,0 +1,37 @@
+"""What the offline planner knows about the GCP provider (pulumi-gcp): the inputs that
+force a replacement, the inputs the program ignores after create, and the config keys
+and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts`).
+"""
+
+from __future__ import annotations
+
+from gpu_fabric.plan.cloud_facts import PlanFacts
+
+PLAN_FACTS = PlanFacts(
+    replacing_inputs={
+        "gcp:container/cluster:Cluster": (
+            "name", "location", "project", "network", "subnetwork", "enableMultiNetworking",
+            "datapathProvider", "privateClusterConfig.enablePrivateNodes",
+            "privateClusterConfig.masterIpv4CidrBlock", "ipAllocationPolicy",
+        ),
+        "gcp:container/nodePool:NodePool": (
+            "name", "cluster", "location", "nodeLocations", "nodeConfig.machineType",
+            "nodeConfig.guestAccelerators", "nodeConfig.diskSizeGb", "nodeConfig.gvnic",
+            "nodeConfig.reservationAffinity", "nodeConfig.spot", "nodeConfig.flexStart",
+            "networkConfig", "placementPolicy", "queuedProvisioning", "initialNodeCount",
+            "nodeConfig.ephemeralStorageLocalSsdConfig",
+        ),
+        "gcp:compute/network:Network": (
+            "name", "project", "networkProfile", "autoCreateSubnetworks", "routingMode",
+        ),
+        "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region", "ipCidrRange"),
+    },
+    # The GPU pools' ignore_changes (layout.py GPU_POOL_IGNORE_CHANGES; a test checks
+    # every plan's ignore_changes are listed, tests/test_gcp_day2.py).
+    ignored_inputs={
+        "gcp:container/nodePool:NodePool": (
+            "initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig",
+        ),
+    },
+    credential_keys=frozenset({"gcp:credentials", "gcp:accessToken"}),
+)
