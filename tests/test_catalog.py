@@ -88,7 +88,7 @@ def test_line_rate_for_a_share_of_the_node(name: str, gpus: int, nics: int, line
 
 def test_floor_scales_with_the_nic_share() -> None:
     # a4-highgpu-8g: 8 x 400 Gb/s = 400 GB/s, derived floor 70% = 280.0 GB/s; NICs pair
-    # 2 GPUs : 2 NICs (shared/seeds/gke-nvidia-dra-dranet.md), so 1 GPU uses 1 NIC of 8.
+    # 2 GPUs : 2 NICs (kubernetes-sigs/dranet nvidia-dranet.md), so 1 GPU uses 1 NIC of 8.
     m = catalog.get_machine("a4-highgpu-8g")
     assert m.busbw_floor == 280.0
     assert [m.floor_for(g) for g in (1, 2, 4, 8)] == [35.0, 70.0, 140.0, 280.0]

@@ -1,4 +1,5 @@
-"""The catalog's rows: keyword-only, each with its GPU <-> NIC pairing, values as their sources say.
+"""The catalog's rows: keyword-only, each with its GPU <-> NIC pairing, values as their
+sources say, and every source an https URL or a path in this repository.
 
 The spot checks below are written out from the documents the rows cite (not read back
 from the catalog's helpers), so a row edited by mistake fails here.
@@ -7,6 +8,9 @@ from the catalog's helpers), so a row edited by mistake fails here.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -34,7 +38,7 @@ def test_a_machine_row_cannot_be_positional() -> None:
 
 def test_a_pairing_cannot_be_positional() -> None:
     with pytest.raises(TypeError) as info:
-        GpuNicPairing(2, 1, "layout")  # type: ignore[call-arg]
+        GpuNicPairing(2, 1, "2 GPUs + 1 NIC", "layout")  # type: ignore[call-arg]
     assert "positional argument" in str(info.value)
 
 
@@ -46,7 +50,8 @@ def test_a_row_with_fabric_nics_and_no_pairing_is_refused_by_name() -> None:
         check_rows([get_machine("p5.48xlarge"), new])
     assert str(info.value) == (
         "catalog row p9.new (aws): has 4 fabric NICs but no GPU <-> NIC pairing; add "
-        "pairing=GpuNicPairing(gpus_per_group=..., nics_per_group=..., source=...) to the row"
+        "pairing=GpuNicPairing(gpus_per_group=..., nics_per_group=..., evidence=..., source=...) "
+        "to the row"
     )
 
 
@@ -62,7 +67,7 @@ def test_a_pairing_that_does_not_cover_the_nics_is_refused() -> None:
     )
     # A group of 3 GPUs does not divide an 8-GPU node.
     odd = dataclasses.replace(get_machine("p5.48xlarge"), name="p9.odd", pairing=GpuNicPairing(
-        gpus_per_group=3, nics_per_group=12, source="layout under test"))
+        gpus_per_group=3, nics_per_group=12, evidence="3 GPUs + 12 NICs", source="README.md"))
     with pytest.raises(CatalogRowError, match=r"^catalog row p9\.odd \(aws\): pairing of 3 GPUs"):
         check_rows([odd])
 
@@ -148,3 +153,82 @@ def test_digitalocean_b300_row() -> None:
         FabricKind.ROCE, 16, "fabric15", "mlx5_15")
     assert m.pairing is not None
     assert (m.pairing.gpus_per_group, m.pairing.nics_per_group) == (1, 2)
+
+
+# -- sources ------------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+GITHUB_AT_COMMIT = re.compile(r"^https://github\.com/[\w.-]+/[\w.-]+/(blob|tree)/[0-9a-f]{40}/\S+$")
+
+
+def _citable(source: str) -> bool:
+    """An https URL, or a path that exists in this repository."""
+    return source.startswith("https://") or (
+        bool(source) and not source.startswith(("/", "..")) and (REPO / source).exists()
+    )
+
+
+def _citations() -> Iterator[tuple[str, str]]:
+    for m in MACHINES:
+        for source in m.sources:
+            yield m.name, source
+        if m.pairing is not None:
+            yield f"{m.name} pairing", m.pairing.source
+
+
+def test_what_counts_as_a_source() -> None:
+    # Before: 45 of the rows' 102 citations named ../shared/reference/*.md or seeds, files
+    # outside this repository; the rest were titles or URLs without a scheme.
+    assert not _citable("shared/reference/aws.md")
+    assert not _citable("../shared/reference/aws.md")
+    assert not _citable("docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html")
+    assert not _citable("karpenter-provider-aws instance-types.md")
+    assert not _citable("")
+    assert _citable("https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/network_mtu.html")
+    assert _citable("components/gpu_fabric/catalog/gcp_nccl.py")
+
+
+def test_every_source_is_a_url_or_a_path_in_the_repository() -> None:
+    citations = list(_citations())
+    assert len(citations) == 32 + sum(len(m.sources) for m in MACHINES)
+    assert [(who, s) for who, s in citations if not _citable(s)] == []
+
+
+def test_github_sources_name_the_commit_they_were_read_at() -> None:
+    # A file on a branch changes under the citation; a commit does not.
+    github = [s for _, s in _citations() if s.startswith("https://github.com/")]
+    assert len(github) >= 20
+    assert [s for s in github if not GITHUB_AT_COMMIT.match(s)] == []
+
+
+def test_every_row_cites_its_sources_once() -> None:
+    for m in MACHINES:
+        assert m.sources, m.name
+        assert len(set(m.sources)) == len(m.sources), m.name
+
+
+def test_spot_checked_rows_cite_the_documents_above() -> None:
+    p5 = get_machine("p5.48xlarge")
+    assert p5.sources == (
+        "https://github.com/aws/karpenter-provider-aws/blob/1d927085dd81a9df9301e613f371dac5b4d16bfe"
+        "/website/content/en/docs/reference/instance-types.md",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html#network-cards",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/network_mtu.html",
+        "https://github.com/aws-samples/awsome-distributed-training/blob/"
+        "7217859f67bc693c52ff175ccc6082c41dbd7a1b/micro-benchmarks/nccl-tests/README.md",
+    )
+    assert p5.pairing is not None and p5.pairing.source == (
+        "https://github.com/aws/aws-ofi-nccl/blob/d6546c3aa559c90d422af77c406e08d7151a41d3"
+        "/topology/p5.48xl-topo.xml"
+    )
+    a4 = get_machine("a4-highgpu-8g")
+    assert a4.sources[0] == "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth"
+    assert a4.pairing is not None and a4.pairing.source == (
+        "https://github.com/kubernetes-sigs/dranet/blob/f258477cbea0551b7ad239e3873a997a7a3d116b"
+        "/site/content/docs/user/nvidia-dranet.md"
+    )
+    nd = get_machine("Standard_ND96asr_v4")
+    assert nd.sources[0] == (
+        "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
+        "ndasra100v4-series"
+    )

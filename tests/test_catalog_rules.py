@@ -75,7 +75,8 @@ def test_a_machine_without_fabric_nics_gives_a_pod_no_nic() -> None:
 def test_a_group_sharing_nics_spreads_its_gpus_over_them() -> None:
     # GpuNicPairing docstring: group k holds GPUs k*gpus_per_group.. and NICs
     # k*nics_per_group.. ; a group of 4 GPUs and 2 NICs gives 2 GPUs per NIC.
-    p = GpuNicPairing(gpus_per_group=4, nics_per_group=2, source="layout under test")
+    p = GpuNicPairing(gpus_per_group=4, nics_per_group=2, evidence="4 GPUs + 2 NICs",
+                      source="layout under test")
     assert [p.nics_of_gpu(g) for g in range(8)] == [
         (0,), (0,), (1,), (1,), (2,), (2,), (3,), (3,)
     ]
@@ -112,8 +113,8 @@ def test_machine_lists_per_cloud() -> None:
 
 
 def test_digitalocean_roce_profile() -> None:
-    # NCCL env of DO-Solutions/slinky-on-doks (lead: shared/reference/digitalocean.md
-    # "NCCL env used by slinky-on-doks"): IB transport over the fabric HCAs, RoCE v2 GID 3.
+    # NCCL env of DO-Solutions/slinky-on-doks (jobs/nccl-allreduce-2node.sh): IB transport
+    # over the fabric HCAs, RoCE v2 GID 3.
     profile = _do_roce(("mlx5_0", "mlx5_1"))
     assert (profile.transport, profile.net, profile.plugin) == ("NET/IB", "IB", None)
     assert dict(profile.env) == {
@@ -125,8 +126,8 @@ def test_digitalocean_roce_profile() -> None:
 
 
 def test_oci_roce_profile() -> None:
-    # oracle-quickstart/oci-hpc-oke recommended NCCL parameters (lead: shared/reference/
-    # oci.md "NCCL env"): common RoCE settings, NCCL_IB_HCA as an exact list ("=" prefix).
+    # oracle-quickstart/oci-hpc-oke docs/recommended-nccl-rccl-parameters-by-shape.md: common
+    # RoCE settings, NCCL_IB_HCA as an exact list ("=" prefix).
     profile = _oci_roce(("mlx5_0", "mlx5_3"), NCCL_IB_QPS_PER_CONNECTION="4")
     assert (profile.transport, profile.net, profile.plugin) == ("NET/IB", "IB", None)
     assert dict(profile.env) == {

@@ -5,11 +5,13 @@ Expected layouts are written out from their sources (not recomputed):
   a PCIe switch" (GPU 0, 1 + NIC 0 under switch 0 ... GPU 6, 7 + NIC 3 under switch 3).
 - aws/aws-ofi-nccl topology/p5.48xl-topo.xml: each GPU's PCIe bridge holds 4 EFA
   (gpu dev 0 with net dev 0-3 ... gpu dev 7 with net dev 28-31).
-- shared/seeds/gke-nvidia-dra-dranet.md: A4 GPU0/GPU1 and 2 NICs share a PCIe root.
+- kubernetes-sigs/dranet site/content/docs/user/nvidia-dranet.md (the GKE seed): A4 GPU0/GPU1
+  and 2 NICs share a PCIe root.
 - Azure/azhpc-images topology/ndv4-topo.xml: 2 GPU/HCA pairs per PCIe switch;
   ndv5-topo.xml: 1 pair per switch (the catalog's AZURE_TOPOLOGIES holds these files).
-- shared/reference/oci.md: 16 dual-port RoCE ports on 8-GPU A100/H100 shapes, 2 per GPU.
-- shared/reference/digitalocean.md: B300 "2 fabric NICs per GPU".
+- oracle-quickstart/oci-hpc-oke docs/using-rdma-network-interfaces-in-manifests.md: 16 VFs on
+  dual-port shapes (BM.GPU4.8, A100-v2.8, B4.8, H100.8), 8 on single-port ones.
+- DO-Solutions/slinky-on-doks MANUAL-INSTALL-GUIDE.md: B300 "2 fabric NICs per GPU".
 """
 
 from __future__ import annotations

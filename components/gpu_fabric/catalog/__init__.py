@@ -5,8 +5,9 @@ NetworkAttachmentDefinition counts, device-plugin configs, EFA interface counts,
 NCCL environment and the NCCL acceptance verdict all derive from a
 :class:`Machine` entry; no cloud module repeats these numbers.
 
-Sources are the fact sheets in ``shared/reference`` (each entry lists the ones it
-uses). Values marked *unconfirmed* there are kept, and the entry's ``notes`` say so.
+Each entry lists its ``sources``: https URLs (the vendor's page, or an upstream file
+at the commit read) or paths in this repository, so a reader can check every number.
+Values the sources leave unconfirmed are kept, and the entry's ``notes`` say so.
 
 Bandwidth floors
 ----------------

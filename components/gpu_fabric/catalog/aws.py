@@ -35,8 +35,27 @@ AWS_EFA = NcclProfile(
     plugin="aws-ofi-nccl",
     env=_env(FI_PROVIDER="efa", NCCL_SOCKET_IFNAME="^lo,docker,veth"),
 )
-_AWS = ("shared/reference/aws.md", "karpenter-provider-aws instance-types.md",
-        "docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html#network-cards")
+# Where the rows' facts come from: AWS's pages, and upstream files at the commit read.
+_KARPENTER = (
+    "https://github.com/aws/karpenter-provider-aws/blob/1d927085dd81a9df9301e613f371dac5b4d16bfe/"
+)
+# GPUs, vpc.amazonaws.com/efa, network bandwidth, instance-cpu and instance-memory per type.
+_INSTANCE_TYPES = _KARPENTER + "website/content/en/docs/reference/instance-types.md"
+_BANDWIDTH = _KARPENTER + "pkg/providers/instancetype/zz_generated.bandwidth.go"
+_NETWORK_CARDS = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-eni.html#network-cards"
+_JUMBO_MTU = "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/network_mtu.html"  # 9001
+_AWSOME = (
+    "https://github.com/aws-samples/awsome-distributed-training/blob/"
+    "7217859f67bc693c52ff175ccc6082c41dbd7a1b/micro-benchmarks/nccl-tests/"
+)
+_AWSOME_NCCL = _AWSOME + "README.md"  # 2x p4de 78.33, 2x p5 443.72 GB/s all_reduce at 2 GiB
+_AWSOME_GB200 = _AWSOME + "kubernetes/nccl-tests-gb200.yaml"  # "p6e has 4 NICs"
+# aws-ofi-nccl's static NCCL topologies (p5's was removed after d6546c3, once generated).
+_OFI = "https://github.com/aws/aws-ofi-nccl/blob/"
+_P4D_TOPO = _OFI + "2daf7d303aa139a03140aa530957d10521e4478d/topology/p4d-24xl-topo.xml"
+_P4DE_TOPO = _OFI + "2daf7d303aa139a03140aa530957d10521e4478d/topology/p4de-24xl-topo.xml"
+_P5_TOPO = _OFI + "d6546c3aa559c90d422af77c406e08d7151a41d3/topology/p5.48xl-topo.xml"
+_AWS = (_INSTANCE_TYPES, _NETWORK_CARDS, _JUMBO_MTU)
 
 
 # Host vCPUs and memory (GiB): karpenter-provider-aws website/content/en/docs/reference/
@@ -52,11 +71,12 @@ MACHINES: tuple[Machine, ...] = (
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=round(78.33 * 0.85, 1),
         floor_basis="measured: 85% of 78.33 GB/s (2x p4de, same 4x100G EFA)",
-        sources=_AWS, network_cards=4,
+        sources=(*_AWS, _AWSOME_NCCL), network_cards=4,
         host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=1,
-            source="aws/aws-ofi-nccl topology/p4d-24xl-topo.xml: 2 GPUs + 1 NIC per PCIe switch",
+            evidence="2 GPUs + 1 NIC per PCIe switch",
+            source=_P4D_TOPO,
         ),
     ),
     Machine(
@@ -65,11 +85,12 @@ MACHINES: tuple[Machine, ...] = (
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=round(78.33 * 0.85, 1),
         floor_basis="measured: 85% of 78.33 GB/s all_reduce at 2 GiB (awsome)",
-        sources=_AWS, network_cards=4,
+        sources=(*_AWS, _AWSOME_NCCL), network_cards=4,
         host_vcpus=96, host_memory_gib=1152,  # instance-memory 1179648 MiB
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=1,
-            source="aws/aws-ofi-nccl topology/p4de-24xl-topo.xml: 2 GPUs + 1 NIC per PCIe switch",
+            evidence="2 GPUs + 1 NIC per PCIe switch",
+            source=_P4DE_TOPO,
         ),
     ),
     Machine(
@@ -78,12 +99,13 @@ MACHINES: tuple[Machine, ...] = (
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=round(443.72 * 0.85, 1),
         floor_basis="measured: 85% of 443.72 GB/s all_reduce at 2 GiB (awsome)",
-        sources=_AWS, network_cards=32,
+        sources=(*_AWS, _AWSOME_NCCL), network_cards=32,
         notes="all_reduce busbw exceeds the 400 GB/s line rate (NVLink reduces in-node).",
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=4,
-            source="aws/aws-ofi-nccl topology/p5.48xl-topo.xml: 1 GPU + 4 EFA per PCIe bridge",
+            evidence="1 GPU + 4 EFA per PCIe switch",
+            source=_P5_TOPO,
         ),
     ),
     Machine(
@@ -92,12 +114,13 @@ MACHINES: tuple[Machine, ...] = (
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=round(443.72 * 0.85, 1),
         floor_basis="measured on p5 (same 32x100G EFA fabric): 85% of 443.72",
-        sources=_AWS, network_cards=32,
+        sources=(*_AWS, _AWSOME_NCCL), network_cards=32,
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=4, confirmed=False,
-            source="as p5.48xlarge (same 32 x 100G EFA); inferred from GPU and NIC counts "
-                   "(per-GPU share)",
+            evidence="as p5.48xlarge (same 32 x 100G EFA); inferred from GPU and NIC counts "
+                     "(per-GPU share)",
+            source=_INSTANCE_TYPES,
         ),
     ),
     Machine(
@@ -109,7 +132,8 @@ MACHINES: tuple[Machine, ...] = (
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2, confirmed=False,
-            source="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_INSTANCE_TYPES,
         ),
     ),
     Machine(
@@ -121,7 +145,8 @@ MACHINES: tuple[Machine, ...] = (
         host_vcpus=192, host_memory_gib=2048,  # instance-memory 2097152 MiB
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="8 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="8 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_INSTANCE_TYPES,
         ),
     ),
     Machine(
@@ -134,7 +159,8 @@ MACHINES: tuple[Machine, ...] = (
         host_vcpus=192, host_memory_gib=4096,  # instance-memory 4194304 MiB
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2, confirmed=False,
-            source="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="16 EFA for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_INSTANCE_TYPES,
         ),
     ),
     Machine(
@@ -142,13 +168,14 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.EFA, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_AWS,
+        sources=(_BANDWIDTH, _NETWORK_CARDS, _JUMBO_MTU, _AWSOME_GB200),
         cpu_arch="arm64", nvlink_domain=72,
         notes="Sources disagree (ENI: 17 cards; awsome: 4 EFA). 4 EFA x 400 Gb/s used; "
         "network-card layout unconfirmed.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="4 EFA for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="4 EFA for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_AWSOME_GB200,
         ),
     ),
     Machine(

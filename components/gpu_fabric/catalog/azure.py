@@ -51,7 +51,24 @@ AZURE_IB_GB = NcclProfile(
         NCCL_DMABUF_ENABLE="1",
     ),
 )
-_AZURE = ("shared/reference/azure.md", "learn.microsoft.com ND-series size pages")
+# Where the rows' facts come from: the size-series pages (learn.microsoft.com, + series name),
+# and upstream files at the commit read.
+_SIZES = "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/"
+_AZHPC_TOPOLOGY = (
+    "https://github.com/Azure/azhpc-images/blob/8e9d055fb9e1f7385da734969793861c447958a1/topology/"
+)
+_NDV4_TOPO = _AZHPC_TOPOLOGY + "ndv4-topo.xml"
+_NDV5_TOPO = _AZHPC_TOPOLOGY + "ndv5-topo.xml"
+_AKS_IB_EXPECTED = (  # "less than 180, it indicates that there is a problem"
+    "https://github.com/Azure/aks-rdma-infiniband/blob/700dabb4fe0451d482ae09a373617ed68658b021/"
+    "tests/expected-output.md"
+)
+_AZURE_SKILLS = (
+    "https://github.com/Azure/ai-infrastructure-on-azure/blob/"
+    "a01b07318f46edfcf2ff8889a867a15e45dc83b3/skills/slurm/"
+)
+_SKU_BASELINE = _AZURE_SKILLS + "sku_performance_baseline/SKILL.md"  # ND H100 v5 ~450 GB/s
+_ALLREDUCE_BASELINE = _AZURE_SKILLS + "nccl_allreduce_test/SKILL.md"  # GB300 inter-rack ~200
 
 
 def _sw(busid: str, *pairs: tuple[str, str]) -> PciSwitch:
@@ -113,11 +130,13 @@ MACHINES: tuple[Machine, ...] = (
         mtu=None, nccl=AZURE_IB,
         busbw_floor=180.0,
         floor_basis="published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
-        sources=_AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        sources=(_SIZES + "ndasra100v4-series", _AKS_IB_EXPECTED, _NDV4_TOPO),
+        nic_names=_names("ib", 8), topology="ndv4",
         host_vcpus=96, host_memory_gib=900,  # ndasra100v4-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=2,
-            source="Azure/azhpc-images topology/ndv4-topo.xml: 2 GPUs + 2 HCAs per PCIe switch",
+            evidence="2 GPUs + 2 HCAs per PCIe switch",
+            source=_NDV4_TOPO,
         ),
     ),
     Machine(
@@ -130,11 +149,13 @@ MACHINES: tuple[Machine, ...] = (
         mtu=None, nccl=AZURE_IB,
         busbw_floor=180.0,
         floor_basis="published threshold: aks-rdma-infiniband flags < 180 GB/s all_reduce",
-        sources=_AZURE, nic_names=_names("ib", 8), topology="ndv4",
+        sources=(_SIZES + "ndma100v4-series", _AKS_IB_EXPECTED, _NDV4_TOPO),
+        nic_names=_names("ib", 8), topology="ndv4",
         host_vcpus=96, host_memory_gib=1900,  # ndma100v4-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=2,
-            source="Azure/azhpc-images topology/ndv4-topo.xml: 2 GPUs + 2 HCAs per PCIe switch",
+            evidence="2 GPUs + 2 HCAs per PCIe switch",
+            source=_NDV4_TOPO,
         ),
     ),
     Machine(
@@ -146,13 +167,14 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=None, nccl=AZURE_IB,
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_AZURE,
+        sources=(_SIZES + "ndh100v5-series", _NDV5_TOPO, _SKU_BASELINE),
         nic_names=_names("ib", 8), topology="ndv5",
         notes="Azure's 8-node SHARP baseline is ~450 GB/s (fail < 300); no 2-node figure.",
         host_vcpus=96, host_memory_gib=1900,  # ndh100v5-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="Azure/azhpc-images topology/ndv5-topo.xml: 1 GPU + 1 HCA per PCIe switch",
+            evidence="1 GPU + 1 HCA per PCIe switch",
+            source=_NDV5_TOPO,
         ),
     ),
     Machine(
@@ -164,12 +186,13 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=None, nccl=AZURE_IB,
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_AZURE,
+        sources=(_SIZES + "nd-h200-v5-series", _NDV5_TOPO),
         nic_names=_names("ib", 8), topology="ndv5",
         host_vcpus=96, host_memory_gib=1850,  # nd-h200-v5-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="ndv5 layout (Azure/azhpc-images topology/ndv5-topo.xml)",
+            evidence="1 GPU + 1 HCA per PCIe switch (the ndv5 layout)",
+            source=_NDV5_TOPO,
         ),
     ),
     Machine(
@@ -181,11 +204,12 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.INFINIBAND, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=None, nccl=AZURE_IB,
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_AZURE, nic_names=_names("ib", 8),
+        sources=(_SIZES + "ndmi300xv5-series",), nic_names=_names("ib", 8),
         host_vcpus=96, host_memory_gib=1850,  # ndmi300xv5-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="8 IB for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="8 IB for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_SIZES + "ndmi300xv5-series",
         ),
     ),
     Machine(
@@ -197,13 +221,14 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.INFINIBAND, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
         mtu=None, nccl=AZURE_IB_GB,
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_AZURE,
+        sources=(_SIZES + "nd-gb200-v6-series",),
         cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=900,  # nd-gb200-v6-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_SIZES + "nd-gb200-v6-series",
         ),
     ),
     Machine(
@@ -217,12 +242,14 @@ MACHINES: tuple[Machine, ...] = (
         busbw_floor=round(200 * 0.85, 1),
         floor_basis="measured: 85% of ~200 GB/s inter-rack IB-only all_reduce "
         "(ai-infrastructure-on-azure)",
-        sources=_AZURE, cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        sources=(_SIZES + "nd-gb300-v6-series", _ALLREDUCE_BASELINE),
+        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=864,  # nd-gb300-v6-series-specs.md
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="4 IB for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_SIZES + "nd-gb300-v6-series",
         ),
     ),
     Machine(
@@ -234,7 +261,7 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
         mtu=None, nccl=None,
         busbw_floor=None, floor_basis=NO_FABRIC,
-        sources=_AZURE,
+        sources=(_SIZES + "nca100v4-series",),
         host_vcpus=24, host_memory_gib=220,  # nca100v4-series.md size table
     ),
     Machine(
@@ -246,7 +273,7 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
         mtu=None, nccl=None,
         busbw_floor=None, floor_basis=NO_FABRIC,
-        sources=_AZURE,
+        sources=(_SIZES + "ncadsh100v5-series",),
         host_vcpus=40, host_memory_gib=320,  # ncadsh100v5-series-specs.md
     ),
 )

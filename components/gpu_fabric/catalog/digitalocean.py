@@ -39,7 +39,16 @@ def _do_roce(hcas: Iterable[str]) -> NcclProfile:
 # NCCL_IB_HCA (mlx5_0.. on fabric0.., DO-Solutions/slinky-on-doks).
 _DO_HCAS_8 = _mlx(*range(8))
 _DO_HCAS_16 = _mlx(*range(16))
-_DO = ("shared/reference/digitalocean.md", "docs.digitalocean.com configure-multinode-gpus")
+# Where the rows' facts come from: DigitalOcean's pages (the multi-node page is the one this
+# project's seed copies), and DO-Solutions/slinky-on-doks at the commit read.
+_DO_MULTINODE = "https://docs.digitalocean.com/products/kubernetes/how-to/configure-multinode-gpus/"
+_DO_SLUGS = "https://docs.digitalocean.com/products/droplets/details/features/"
+_SLINKY = (
+    "https://github.com/DO-Solutions/slinky-on-doks/blob/a3c409c4032376649c32ab391469002e910b17b0/"
+)
+_SLINKY_README = _SLINKY + "README.md"  # ~350 GB/s average busbw, 2-node MI300X RCCL
+_SLINKY_GUIDE = _SLINKY + "MANUAL-INSTALL-GUIDE.md"  # B300: 2 fabric NICs per GPU, 16 total
+_DO = (_DO_MULTINODE, _DO_SLUGS)
 
 # Host vCPUs and memory: None on every plan. The GPU Droplet plan tables (vCPUs, RAM) of
 # docs.digitalocean.com were not readable here, and the per-contract "-fabric-contracted" slugs
@@ -58,12 +67,13 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.ROCE, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=None, nccl=_do_roce(_DO_HCAS_8),
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(*_DO, "shared/seeds/digitalocean-doks-multinode-gpu.md"),
+        sources=_DO,
         nic_names=_names("fabric", 8), hca_names=_DO_HCAS_8,
         notes="Per-NIC speed (400 Gb/s) is not stated by DO (unconfirmed).",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="shared/reference/digitalocean.md: fabric0..7 for 8 GPUs",
+            evidence="fabric0..7 for 8 GPUs",
+            source=_DO_MULTINODE,
         ),
     ),
     Machine(
@@ -76,11 +86,12 @@ MACHINES: tuple[Machine, ...] = (
         mtu=None, nccl=_do_roce(_DO_HCAS_8),
         busbw_floor=300.0,
         floor_basis="measured: ~85% of the ~350 GB/s 2-node RCCL figure slinky-on-doks expects",
-        sources=(*_DO, "DO-Solutions/slinky-on-doks"),
+        sources=(*_DO, _SLINKY_README),
         nic_names=_names("fabric", 8), hca_names=_DO_HCAS_8,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="shared/reference/digitalocean.md: fabric0..7 for 8 GPUs",
+            evidence="fabric0..7 for 8 GPUs",
+            source=_DO_MULTINODE,
         ),
     ),
     Machine(
@@ -97,7 +108,8 @@ MACHINES: tuple[Machine, ...] = (
         notes="Per-NIC speed unconfirmed.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1, confirmed=False,
-            source="shared/reference/digitalocean.md: fabric0..7 for 8 GPUs",
+            evidence="fabric0..7 for 8 GPUs",
+            source=_DO_MULTINODE,
         ),
     ),
     Machine(
@@ -109,12 +121,13 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.ROCE, fabric_nics=16, gbps_per_nic=400, total_fabric_gbps=6400,
         mtu=None, nccl=_do_roce(_DO_HCAS_16),
         busbw_floor=_derived(16, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(*_DO, "DO-Solutions/slinky-on-doks"),
+        sources=(*_DO, _SLINKY_GUIDE),
         nic_names=_names("fabric", 16), hca_names=_DO_HCAS_16,
         notes="2 fabric NICs per GPU; per-NIC speed unconfirmed.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2,
-            source="shared/reference/digitalocean.md: \"2 fabric NICs per GPU\" (slinky-on-doks)",
+            evidence="2 fabric NICs per GPU",
+            source=_SLINKY_GUIDE,
         ),
     ),
     Machine(

@@ -74,7 +74,27 @@ GKE_TCPX = NcclProfile(
 )
 
 
-_GCP = ("shared/reference/gcp.md", "cloud.google.com/compute/docs/gpus/gpu-network-bandwidth")
+# Where the rows' facts come from: Google's pages, and upstream files at the commit read.
+_NIC_LAYOUT = "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth"  # NICs x Gbps
+_MACHINE_SERIES = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
+_CA_MACHINETYPES = (
+    "https://github.com/GoogleCloudPlatform/cluster-autoscaler/blob/"
+    "7d250507339b3a7583b380349f217ea191ff15ff/pkg/cloudprovider/gke/machinetypes/"
+)
+_HOST_SIZES = _CA_MACHINETYPES + "deprecated_machine_types_config.go"  # vCPUs, memory
+_FABRIC_NICS = _CA_MACHINETYPES + "dranet.go"  # fabric NIC count, netdev names, MTU
+_LOCAL_SSD = (
+    "https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/"
+    "1047080375afbb44da4b596be314634e7486af4a/modules/compute/gke-node-pool/disk_definitions.tf"
+)
+# The GKE A4 + NVIDIA DRA + DraNet walkthrough (this project's seed is a copy of it): GPU0/GPU1
+# and 2 NICs share a PCIe root; 1 GPU + 1 NIC per node, all_gather 1 GiB 36.67 / 45.14 GB/s.
+_A4_SEED = (
+    "https://github.com/kubernetes-sigs/dranet/blob/f258477cbea0551b7ad239e3873a997a7a3d116b/"
+    "site/content/docs/user/nvidia-dranet.md"
+)
+_GCP = (_NIC_LAYOUT, _MACHINE_SERIES, _HOST_SIZES)
+_GCP_FABRIC = (*_GCP, _FABRIC_NICS)
 
 
 # Host vCPUs and memory (GiB). A3 High: cloud.google.com/compute/docs/accelerator-optimized-
@@ -93,15 +113,15 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.TCPX, fabric_nics=4, gbps_per_nic=200, total_fabric_gbps=800,
         mtu=8244, nccl=GKE_TCPX,
         busbw_floor=_derived(4, 200, 0.6), floor_basis=DERIVED_TCP,
-        sources=_GCP,
+        sources=(*_GCP_FABRIC, _LOCAL_SSD),
         nic_names=tuple(f"eth{i}" for i in range(1, 5)),
         local_ssd_count=16, accelerator="nvidia-h100-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 25 GB/s is on the Avg line, not comparable.",
         host_vcpus=208, host_memory_gib=1872,  # 208 vCPUs, 1,872 GB
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=1, confirmed=False,
-            source="shared/reference/gcp.md: 4 gVNIC for 8 GPUs; inferred from GPU and NIC "
-                   "counts (per-GPU share)",
+            evidence="4 gVNIC for 8 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_NIC_LAYOUT,
         ),
     ),
     Machine(
@@ -109,14 +129,15 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.TCPXO, fabric_nics=8, gbps_per_nic=200, total_fabric_gbps=1600,
         mtu=8244, nccl=GKE_TCPXO,
         busbw_floor=_derived(8, 200, 0.6), floor_basis=DERIVED_TCP,
-        sources=_GCP,
+        sources=(*_GCP_FABRIC, _LOCAL_SSD),
         nic_names=tuple(f"eth{i}" for i in range(1, 9)),
         local_ssd_count=16, accelerator="nvidia-h100-mega-80gb", general_nics=1,
         notes="cluster-toolkit CI floor 30 GB/s is on the Avg line, not comparable.",
         host_vcpus=208, host_memory_gib=1872,  # NewMachineTypeInfo("a3-megagpu-8g", 208, 1872)
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/gcp.md: 8 gVNIC for 8 GPUs, 1:1",
+            evidence="8 gVNIC for 8 GPUs, 1:1",
+            source=_NIC_LAYOUT,
         ),
     ),
     Machine(
@@ -124,13 +145,14 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.ROCE, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=8896, nccl=_gke_gib("a3-ultragpu-8g"),
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_GCP,
+        sources=(*_GCP_FABRIC, _LOCAL_SSD),
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
         host_vcpus=224, host_memory_gib=2952,  # NewMachineTypeInfo("a3-ultragpu-8g", 224, 2952)
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/gcp.md: 8 CX-7 for 8 GPUs, 1:1",
+            evidence="8 CX-7 for 8 GPUs, 1:1",
+            source=_NIC_LAYOUT,
         ),
     ),
     Machine(
@@ -138,7 +160,7 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.ROCE, fabric_nics=8, gbps_per_nic=400, total_fabric_gbps=3200,
         mtu=8896, nccl=_gke_gib("a4-highgpu-8g"),
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(*_GCP, "shared/seeds/gke-nvidia-dra-dranet.md"),
+        sources=(*_GCP_FABRIC, _LOCAL_SSD, _A4_SEED),
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-b200", general_nics=2, gpus_per_pcie_root=2,
         notes="Seed: GPU0/GPU1 + 2 NICs share a PCIe root (2-gpu-nic-aligned). "
@@ -147,8 +169,8 @@ MACHINES: tuple[Machine, ...] = (
         host_vcpus=224, host_memory_gib=3968,  # NewMachineTypeInfo("a4-highgpu-8g", 224, 3968)
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=2,
-            source="shared/seeds/gke-nvidia-dra-dranet.md: 2 GPUs + 2 NICs per PCIe root "
-                   "(2-gpu-nic-aligned)",
+            evidence="2 GPUs + 2 NICs per PCIe root (2-gpu-nic-aligned)",
+            source=_A4_SEED,
         ),
     ),
     Machine(
@@ -156,14 +178,15 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.ROCE, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
         mtu=8896, nccl=_gke_gib("a4x-highgpu-4g"),
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=_GCP,
+        sources=_GCP_FABRIC,
         cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
         accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,
         notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
         host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/gcp.md: 4 CX-7 for 4 GPUs, 1:1",
+            evidence="4 CX-7 for 4 GPUs, 1:1",
+            source=_NIC_LAYOUT,
         ),
     ),
     Machine(

@@ -27,7 +27,7 @@ def check_rows(rows: Iterable[Machine]) -> None:
             raise CatalogRowError(
                 f"{where}: has {m.fabric_nics} fabric NICs but no GPU <-> NIC pairing; "
                 "add pairing=GpuNicPairing(gpus_per_group=..., nics_per_group=..., "
-                "source=...) to the row"
+                "evidence=..., source=...) to the row"
             )
         if p is None:
             continue

@@ -47,7 +47,21 @@ _OCI_HCAS_H100 = _mlx(0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17)
 _OCI_HCAS_H200_B200 = _mlx(0, 3, 4, 5, 6, 9, 10, 11)
 _OCI_HCAS_MI300X = _mlx(0, 2, 3, 4, 5, 7, 8, 9)
 _OCI_HCAS_GB200 = _mlx(0, 1, 2, 3, 5, 6, 7, 8)
-_OCI = ("shared/reference/oci.md", "oracle-quickstart/oci-hpc-oke recommended NCCL parameters")
+# Where the rows' facts come from: OCI's shape page, and upstream files at the commit read.
+_SHAPES = "https://docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm"
+_OKE = (
+    "https://github.com/oracle-quickstart/oci-hpc-oke/blob/"
+    "61d210acc37f1990f27012aa4f108c5db4e52ab2/"
+)
+_OKE_NCCL = _OKE + "docs/recommended-nccl-rccl-parameters-by-shape.md"  # env, NCCL_IB_HCA
+_OKE_PORTS = _OKE + "docs/using-rdma-network-interfaces-in-manifests.md"  # 16 or 8 per node
+_OKE_MTU = _OKE + "terraform/files/nvidia-network-operator/sriov-network-node-policy.yaml"
+_OKE_MEASURED = _OKE + "docs/running-nccl-rccl-tests-from-slurm-operator.md"  # 189.60, 357.04
+_DRANET_OKE = (
+    "https://github.com/kubernetes-sigs/dranet/blob/f258477cbea0551b7ad239e3873a997a7a3d116b/"
+    "examples/oci_oke_examples/"
+)
+_OCI = (_SHAPES, _OKE_NCCL, _OKE_PORTS, _OKE_MTU)
 
 # Host vCPUs and memory: None on every shape. The GPU rows (OCPUs, GB memory) of
 # docs.oracle.com Compute Shapes (iaas/Content/Compute/References/computeshapes.htm) were not
@@ -66,12 +80,13 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_IB_QPS_PER_CONNECTION="4"),
         busbw_floor=round(189.6 * 0.85, 1),
         floor_basis="measured on BM.GPU.B4.8 (same 16x100G class): 85% of 189.6",
-        sources=_OCI, nic_names=_names("rdma", 16),
+        sources=(*_OCI, _OKE_MEASURED), nic_names=_names("rdma", 16),
         hca_names=_OCI_HCAS_GPU4,
         notes="Per-port speed 100 Gb/s inferred from measured busbw.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2,
-            source="shared/reference/oci.md: 16 RoCE ports, 2 per GPU",
+            evidence="16 RoCE ports (dual-port shape), 2 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -82,11 +97,12 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_IB_QPS_PER_CONNECTION="4"),
         busbw_floor=round(189.6 * 0.85, 1),
         floor_basis="measured: 85% of 189.6 GB/s all_reduce at 8 GiB (oci-hpc-oke)",
-        sources=_OCI, nic_names=_names("rdma", 16),
+        sources=(*_OCI, _OKE_MEASURED), nic_names=_names("rdma", 16),
         hca_names=_OCI_HCAS_A100,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2,
-            source="shared/reference/oci.md: 16 RoCE ports, 2 per GPU",
+            evidence="16 RoCE ports (dual-port shape), 2 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -97,11 +113,12 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_IB_QPS_PER_CONNECTION="4"),
         busbw_floor=round(189.6 * 0.85, 1),
         floor_basis="measured on BM.GPU.B4.8 (same 16x100G class): 85% of 189.6",
-        sources=_OCI, nic_names=_names("rdma", 16),
+        sources=(*_OCI, _OKE_MEASURED), nic_names=_names("rdma", 16),
         hca_names=_OCI_HCAS_A100,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2,
-            source="shared/reference/oci.md: 16 RoCE ports, 2 per GPU",
+            evidence="16 RoCE ports (dual-port shape), 2 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -112,12 +129,13 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_SOCKET_IFNAME="eth0", NCCL_IGNORE_CPU_AFFINITY="1",
                        NCCL_CUMEM_ENABLE="0"),
         busbw_floor=_derived(16, 200, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(*_OCI, "kubernetes-sigs/dranet oci_oke_examples"),
+        sources=(*_OCI, _DRANET_OKE + "BM.GPU.H100.8/README.md"),
         nic_names=_names("rdma", 16),
         hca_names=_OCI_HCAS_H100,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2,
-            source="shared/reference/oci.md: 16 RoCE ports, 2 per GPU",
+            evidence="16 RoCE ports (dual-port shape), 2 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -132,7 +150,8 @@ MACHINES: tuple[Machine, ...] = (
         notes="Per-port speed unconfirmed.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/oci.md: 8 single-port NICs, 1 per GPU",
+            evidence="8 single-port NICs, 1 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -147,7 +166,8 @@ MACHINES: tuple[Machine, ...] = (
         notes="Per-port speed unconfirmed.",
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/oci.md: 8 single-port NICs, 1 per GPU",
+            evidence="8 single-port NICs, 1 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -159,10 +179,11 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_IB_QPS_PER_CONNECTION="1"),
         busbw_floor=round(357 * 0.85, 1),
         floor_basis="measured: 85% of ~357 GB/s RCCL all_reduce at 8 GiB (oci-hpc-oke)",
-        sources=_OCI, nic_names=_names("rdma", 8), hca_names=_OCI_HCAS_MI300X,
+        sources=(*_OCI, _OKE_MEASURED), nic_names=_names("rdma", 8), hca_names=_OCI_HCAS_MI300X,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
-            source="shared/reference/oci.md: 8 single-port NICs, 1 per GPU",
+            evidence="8 single-port NICs, 1 per GPU",
+            source=_OKE_PORTS,
         ),
     ),
     Machine(
@@ -173,12 +194,13 @@ MACHINES: tuple[Machine, ...] = (
                        NCCL_MNNVL_ENABLE="1", NCCL_NET_GDR_C2C="1", NCCL_NET_PLUGIN="none",
                        NCCL_IB_QPS_PER_CONNECTION="1"),
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(*_OCI, "kubernetes-sigs/dranet oci_oke_examples"),
+        sources=(*_OCI, _DRANET_OKE + "BM.GPU.GB200-v3.4/README.md"),
         cpu_arch="arm64", nic_names=_names("rdma", 8),
         hca_names=_OCI_HCAS_GB200, nvlink_domain=72,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2, confirmed=False,
-            source="8 RoCE NICs for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            evidence="8 ConnectX-8 for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_DRANET_OKE + "BM.GPU.GB200-v3.4/README.md",
         ),
     ),
     Machine(
@@ -186,13 +208,13 @@ MACHINES: tuple[Machine, ...] = (
         fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
         mtu=None, nccl=None,
         busbw_floor=None, floor_basis=NO_FABRIC,
-        sources=_OCI,
+        sources=(_SHAPES,),
     ),
     Machine(
         cloud=Cloud.OCI, name="BM.GPU.A10.4", family="A10", gpu=A10, gpus=4,
         fabric=FabricKind.NONE, fabric_nics=0, gbps_per_nic=0, total_fabric_gbps=0,
         mtu=None, nccl=None,
         busbw_floor=None, floor_basis=NO_FABRIC,
-        sources=_OCI,
+        sources=(_SHAPES,),
     ),
 )

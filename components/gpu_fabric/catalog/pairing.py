@@ -23,12 +23,14 @@ class GpuNicPairing:
     holds GPUs ``k*gpus_per_group .. (k+1)*gpus_per_group - 1`` and NICs
     ``k*nics_per_group ..`` in rail order (the order of ``nic_names`` /
     ``hca_names``). ``nics_per_group < gpus_per_group`` means GPUs share a NIC
-    (p4d: 2 GPUs, 1 EFA). ``source`` names the layout's evidence; ``confirmed`` is
-    False where only the GPU and NIC counts are known and the grouping is inferred.
+    (p4d: 2 GPUs, 1 EFA). ``evidence`` says what ``source`` (an https URL or a path
+    in this repository) shows of the layout; ``confirmed`` is False where only the GPU
+    and NIC counts are known and the grouping is inferred.
     """
 
     gpus_per_group: int
     nics_per_group: int
+    evidence: str
     source: str
     confirmed: bool = True
 
