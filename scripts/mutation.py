@@ -68,6 +68,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         [
             "tests/test_catalog.py",
             "tests/test_catalog_rules.py",
+            "tests/test_catalog_rows.py",
             "tests/test_gpu_nic_pairing.py",
             "tests/test_nccl_verdict.py",
             "tests/test_nccl_verdict_exact.py",
