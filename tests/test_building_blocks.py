@@ -10,7 +10,9 @@ each is still aliased.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import importlib
+from dataclasses import fields, replace
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -27,6 +29,9 @@ from gpu_fabric.plan.runner import run_program
 from gpu_fabric.plan.urns import read
 from gpu_fabric.spec import GpuNodePoolSpec, load_spec
 from tests.specs import spec_dict
+
+if TYPE_CHECKING:
+    from gpu_fabric.gcp import GpuNodePoolArgs as GpuNodePoolArgsType
 
 GCP_OLD = "urn:pulumi:gcp-a4::gpu-fabric::gpufabric:gcp:GpuCluster$"
 AWS_OLD = "urn:pulumi:aws-p5::gpu-fabric::gpufabric:aws:GpuCluster$"
@@ -178,7 +183,7 @@ def _do_pool() -> tuple[GpuNodePoolSpec, FabricDescription]:
 def test_do_network_block_alone_is_a_vpc_without_aliases() -> None:
     def program() -> None:
         DigitalOceanFabricNetwork("team-net", DigitalOceanFabricNetworkArgs(
-            "team", "team-vpc", "nyc2", "10.200.0.0/20"))
+            name_prefix="team", vpc_name="team-vpc", region="nyc2", ip_range="10.200.0.0/20"))
 
     plan = run_program(program)
     vpc = plan.one("digitalocean:index/vpc:Vpc", "team-vpc")
@@ -191,8 +196,8 @@ def test_do_network_block_alone_is_a_vpc_without_aliases() -> None:
 def test_do_network_block_refuses_a_range_do_rejects(ip_range: str) -> None:
     # pulumi-digitalocean 4.84.1 Vpc.ip_range: "not larger than /16 or smaller than /24".
     with pytest.raises(ValueError) as info:
-        DigitalOceanFabricNetwork("n", DigitalOceanFabricNetworkArgs("n", "n-vpc", "nyc2",
-                                                                     ip_range))
+        DigitalOceanFabricNetwork("n", DigitalOceanFabricNetworkArgs(
+            name_prefix="n", vpc_name="n-vpc", region="nyc2", ip_range=ip_range))
     message = str(info.value)
     assert message.startswith("DigitalOceanFabricNetworkArgs.ip_range: ")
     assert f"'{ip_range}'" in message and "/16 to /24" in message
@@ -201,11 +206,12 @@ def test_do_network_block_refuses_a_range_do_rejects(ip_range: str) -> None:
 def test_do_pool_block_refuses_another_pools_fabric_and_an_unknown_partition_mode() -> None:
     pool, fabric = _do_pool()
     with pytest.raises(ValueError, match=r"DoksGpuNodePoolArgs.fabric: describes pool 'other'"):
-        DoksGpuNodePool("p", DoksGpuNodePoolArgs("p", "id", pool, replace(fabric, pool="other")))
+        DoksGpuNodePool("p", DoksGpuNodePoolArgs(name_prefix="p", cluster_id="id", pool=pool,
+                                                 fabric=replace(fabric, pool="other")))
     with pytest.raises(ValueError, match=r"amd_gpu_partition_mode: 'SPX'.*"
                        r"AMD_PARTITION_MODE_SPX_NPS1, AMD_PARTITION_MODE_DPX_NPS2"):
-        DoksGpuNodePool("p", DoksGpuNodePoolArgs("p", "id", pool, fabric,
-                                                 amd_gpu_partition_mode="SPX"))
+        DoksGpuNodePool("p", DoksGpuNodePoolArgs(name_prefix="p", cluster_id="id", pool=pool,
+                                                 fabric=fabric, amd_gpu_partition_mode="SPX"))
 
 
 # -- OCI: the GPU node pool block alone -------------------------------------------------
@@ -213,9 +219,10 @@ def _oci_pool_args(**change: object) -> OciGpuNodePoolArgs:
     spec = load_spec(spec_dict("oci"))
     (pool,) = spec.node_pools
     args = OciGpuNodePoolArgs(
-        "team", "team", "ocid1.compartment.oc1..aaaatest", "ocid1.cluster.oc1.iad.mine",
-        "Uocm:US-ASHBURN-AD-1", pool, describe_cluster(spec)[pool.name], "v1.34.1",
-        "ocid1.subnet.oc1.iad.workers", "ocid1.image.oc1.iad.aaaatest",
+        name_prefix="team", display_prefix="team", compartment_id="ocid1.compartment.oc1..aaaatest",
+        cluster_id="ocid1.cluster.oc1.iad.mine", availability_domain="Uocm:US-ASHBURN-AD-1",
+        pool=pool, fabric=describe_cluster(spec)[pool.name], kubernetes_version="v1.34.1",
+        worker_subnet_id="ocid1.subnet.oc1.iad.workers", image_id="ocid1.image.oc1.iad.aaaatest",
         pod_subnet_id="ocid1.subnet.oc1.iad.pods",
     )
     return replace(args, **change)
@@ -232,3 +239,101 @@ def test_oci_pool_block_refuses_bad_args_before_any_resource(change, words) -> N
         OciGpuNodePool("team-h100", _oci_pool_args(**change))
     for word in words:
         assert word in str(info.value), word
+
+
+# -- Args: keyword-only, and what each block takes instead of the whole spec -----------
+BLOCK_ARGS = [
+    ("gcp", "FabricNetworkArgs"), ("gcp", "GpuNodePoolArgs"),
+    ("aws", "FabricNetworkArgs"), ("aws", "EfaNodeGroupArgs"),
+    ("azure", "FabricNetworkArgs"), ("azure", "NdAgentPoolArgs"),
+    ("digitalocean", "FabricNetworkArgs"), ("digitalocean", "GpuNodePoolArgs"),
+    ("oci", "FabricNetworkArgs"), ("oci", "GpuNodePoolArgs"),
+]
+
+
+def _public(cloud: str, name: str) -> type:
+    return getattr(importlib.import_module(f"gpu_fabric.{cloud}"), name)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("cloud", "name"), BLOCK_ARGS)
+def test_block_args_are_keyword_only(cloud: str, name: str) -> None:
+    args = _public(cloud, name)
+    assert [f.name for f in fields(args) if not f.kw_only] == []
+    with pytest.raises(TypeError, match="positional argument"):
+        args("team")
+
+
+@pytest.mark.parametrize(("cloud", "name"), BLOCK_ARGS)
+def test_block_args_take_no_cluster_spec_and_no_resource_but_waits(cloud: str, name: str) -> None:
+    """A pool and its fabric, not the whole spec (whose api_access a program adding a
+    pool to a cluster it does not create has no business setting); ids and names, not
+    resources, except the resources a child must wait for."""
+    for f in fields(_public(cloud, name)):
+        annotation = str(f.type)
+        assert "ClusterSpec" not in annotation, (name, f.name)
+        assert "Resource" not in annotation or f.name == "depends_on", (name, f.name)
+
+
+def _gcp_pool_args(**change: object) -> GpuNodePoolArgsType:
+    from gpu_fabric.gcp import GpuNodePoolArgs
+
+    spec = load_spec(spec_dict("gcp", fabric={"mode": "dra", "dranet": "self"}))
+    (pool,) = spec.node_pools
+    fields_ = {"name_prefix": "team", "project": "team-proj", "zone": "us-west8-c",
+               "cluster_name": "my-gke", "pool": pool, "fabric": describe_cluster(spec)["gpu"],
+               "service_account": "nodes@team-proj.iam.gserviceaccount.com"}
+    return GpuNodePoolArgs(**{**fields_, **change})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("chosen", "planned"), [
+    # GKE "Prepare GKE infrastructure for DRA workloads": "Automatic GPU driver
+    # installation isn't supported with DRA" (an A4 pool with DraNet self-installed).
+    (None, "INSTALLATION_DISABLED"),
+    ("LATEST", "LATEST"),  # given: passed through as is
+])
+def test_gcp_pool_block_alone_on_a_cluster_it_does_not_create(chosen, planned) -> None:
+    from gpu_fabric.gcp import GpuNodePool
+
+    def program() -> None:
+        GpuNodePool("team-a4", _gcp_pool_args(gpu_driver_version=chosen))
+
+    plan = run_program(program)
+    pool = plan.one("gcp:container/nodePool:NodePool", "team-gpu")
+    assert pool.inputs["cluster"] == "my-gke" and pool.inputs["location"] == "us-west8-c"
+    (accelerator,) = pool.inputs["nodeConfig"]["guestAccelerators"]
+    assert accelerator["gpuDriverInstallationConfig"] == {"gpuDriverVersion": planned}
+    assert "networkConfig" not in pool.inputs  # no node_networks given, none attached
+    assert pool.aliases == ()
+
+
+def test_aws_node_group_block_refuses_an_unknown_interface_layout() -> None:
+    from gpu_fabric.aws import EfaNodeGroup, EfaNodeGroupArgs
+
+    spec = load_spec(spec_dict("aws"))
+    args = EfaNodeGroupArgs(
+        name_prefix="p5", cluster_name="my-eks", node_role_arn="arn:aws:iam::1:role/n",
+        subnet_id="subnet-0ccc", pool=spec.pool("gpu"), fabric=describe_cluster(spec)["gpu"],
+        cluster_security_group_id="sg-0ddd", efa_security_group_id="sg-0eee",
+        kubernetes_version="1.34", efa_interface_layout="efa-only",
+    )
+    with pytest.raises(ValueError) as info:
+        EfaNodeGroup("p5-nodes", args)
+    assert str(info.value) == (
+        "AwsEfaNodeGroupArgs.efa_interface_layout: 'efa-only' is not an interface layout; "
+        "use one of ena-primary, efa-primary")
+
+
+def test_azure_pool_block_names_its_own_zone_field() -> None:
+    from gpu_fabric.azure import NdAgentPool, NdAgentPoolArgs
+    from gpu_fabric.errors import SpecError
+
+    spec = load_spec(spec_dict("azure"))
+    args = NdAgentPoolArgs(
+        name_prefix="train", cluster_name="my-aks", resource_group="my-aks-rg",
+        pool=spec.pool("gpu"), fabric=describe_cluster(spec)["gpu"], kubernetes_version="1.34",
+        node_subnet_id="/subscriptions/0/subnets/nodes", zone="4",
+    )
+    with pytest.raises(SpecError) as info:
+        NdAgentPool("train-gpu", args)
+    (problem,) = info.value.problems
+    assert problem.path == "AzureNdAgentPoolArgs.zone" and problem.value == "4"

@@ -243,3 +243,69 @@ def test_rdma_pool_joins_an_existing_oke_cluster_and_subnets() -> None:
     provider = plan.one("pulumi:providers:kubernetes", "my-oke")
     k8s = [r for r in plan.resources if r.type.startswith("kubernetes:")]
     assert k8s and all(r.provider and r.provider.startswith(provider.urn) for r in k8s)
+
+
+# -- examples use public names only ------------------------------------------------------
+PUBLIC_CLOUD_MODULES = {"gpu_fabric.gcp", "gpu_fabric.aws", "gpu_fabric.azure",
+                        "gpu_fabric.digitalocean", "gpu_fabric.oci"}
+
+
+def non_public_uses(source: str) -> list[str]:
+    """What a program takes from gpu_fabric beyond its public API: the top-level names
+    (``gpu_fabric.__all__``) and the five per-cloud modules (their ``__all__``)."""
+    import ast
+    import importlib
+
+    def exported(module: str, name: str) -> bool:
+        if module == "gpu_fabric" and f"gpu_fabric.{name}" in PUBLIC_CLOUD_MODULES:
+            return True
+        return name in importlib.import_module(module).__all__
+
+    out: list[str] = []
+    aliases: dict[str, str] = {}  # local name -> public module it stands for
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for item in node.names:
+                if item.name.split(".")[0] != "gpu_fabric":
+                    continue
+                if item.name != "gpu_fabric" and item.name not in PUBLIC_CLOUD_MODULES:
+                    out.append(f"import {item.name}")
+                elif item.asname:
+                    aliases[item.asname] = item.name
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "gpu_fabric":
+            module = str(node.module)
+            if module != "gpu_fabric" and module not in PUBLIC_CLOUD_MODULES:
+                out.append(f"from {module} import ...")
+                continue
+            out += [f"from {module} import {item.name}" for item in node.names
+                    if not exported(module, item.name)]
+            aliases.update({item.asname or item.name: f"{module}.{item.name}"
+                            for item in node.names
+                            if f"{module}.{item.name}" in PUBLIC_CLOUD_MODULES})
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and not exported(aliases[node.value.id], node.attr)):
+            out.append(f"{aliases[node.value.id]}.{node.attr}")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
+def test_examples_use_public_names_only(name: str) -> None:
+    assert non_public_uses((EXAMPLES / name / "__main__.py").read_text()) == []
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from gpu_fabric.clouds.gcp.blocks import GcpGpuNodePool",
+     ["from gpu_fabric.clouds.gcp.blocks import ..."]),
+    ("import gpu_fabric.clouds.aws.layout", ["import gpu_fabric.clouds.aws.layout"]),
+    ("from gpu_fabric.gcp import layout", ["from gpu_fabric.gcp import layout"]),
+    ("from gpu_fabric import spec", ["from gpu_fabric import spec"]),
+    ("import gpu_fabric as gf\ngf.clouds.factory", ["gpu_fabric.clouds"]),
+    ("from gpu_fabric import aws\naws.nodegroup", ["gpu_fabric.aws.nodegroup"]),
+    ("import gpu_fabric.oci as o\no.GpuNodePool\no.iam", ["gpu_fabric.oci.iam"]),
+    ("import gpu_fabric as gf\nfrom gpu_fabric.azure import NdAgentPool\ngf.load_spec", []),
+])
+def test_the_public_names_check_finds_deep_uses(source: str, found: list[str]) -> None:
+    assert non_public_uses(source) == found

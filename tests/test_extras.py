@@ -78,3 +78,35 @@ def test_team_program_gets_the_hint_from_the_component_class() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True).stdout
     assert "pip install 'gpu-fabric[aws]'" in out
+
+
+# -- the per-cloud building-block modules (gpu_fabric.gcp, gpu_fabric.aws...) -------------
+def _python(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True).stdout
+
+
+@pytest.mark.parametrize("cloud", [c.value for c in Cloud])
+def test_a_block_without_its_sdk_names_the_extra(cloud: str) -> None:
+    """Installed without the extra: the block says which one, not a raw import error."""
+    module = DISTRIBUTIONS[cloud].replace("-", "_")
+    out = _python(
+        f"import sys\nsys.modules[{module!r}] = None  # as if the extra were not installed\n"
+        f"import gpu_fabric.{cloud} as blocks\n"
+        "try:\n    blocks.FabricNetworkArgs\n"
+        "except ModuleNotFoundError as exc:\n    print(type(exc).__name__, exc)\n"
+    )
+    assert out.startswith("CloudSdkMissing "), out
+    assert f"pip install 'gpu-fabric[{cloud}]'" in out
+
+
+@pytest.mark.parametrize("cloud", [c.value for c in Cloud])
+def test_importing_a_cloud_module_loads_no_sdk(cloud: str) -> None:
+    out = _python(
+        f"import sys\nimport gpu_fabric.{cloud} as blocks\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        f"{sorted(d.replace('-', '_') for d in DISTRIBUTIONS.values())!r}))\n"
+        "blocks.FabricNetwork\n"
+        f"print({DISTRIBUTIONS[cloud].replace('-', '_')!r} in sys.modules)\n"
+    )
+    assert out.splitlines() == ["[]", "True"]  # nothing until a block is used, then its SDK

@@ -18,21 +18,19 @@ Then install the fabric layer with ``gf.FabricStack`` (see examples/fabric-only)
 import pulumi
 
 import gpu_fabric as gf
-from gpu_fabric.clouds.aws.blocks import (
-    AwsEfaNodeGroup,
-    AwsEfaNodeGroupArgs,
-    AwsFabricNetwork,
-    AwsFabricNetworkArgs,
-    ExistingCluster,
+from gpu_fabric.aws import (
+    EfaNodeGroup,
+    EfaNodeGroupArgs,
     ExistingVpc,
+    FabricNetwork,
+    FabricNetworkArgs,
 )
-from gpu_fabric.clouds.aws.layout import pool_plans
 
 config = pulumi.Config()
 vpc = ExistingVpc(
-    config.require("vpc-id"),
-    config.require_object("private-subnet-ids"),
-    config.require("gpu-subnet-id"),
+    vpc_id=config.require("vpc-id"),
+    private_subnet_ids=config.require_object("private-subnet-ids"),
+    gpu_subnet_id=config.require("gpu-subnet-id"),
 )
 spec = gf.load_spec({
     "name": "my-eks",
@@ -40,24 +38,26 @@ spec = gf.load_spec({
     "location": {"region": "us-east-1", "zone": "us-east-1a"},
     "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
     "kubernetes": {"version": "1.34"},
-    "node_pools": [{"name": "p5", "machine_type": "p5.48xlarge", "node_count": 2}],
+    "node_pools": [{"name": "p5", "machine_type": "p5.48xlarge", "node_count": 2,
+                    "disk_size_gb": 500}],
     "aws": {"existing_vpc": {"vpc_id": vpc.vpc_id, "private_subnet_ids": vpc.private_subnet_ids,
                              "gpu_subnet_id": vpc.gpu_subnet_id}},
 })
 (pool,) = spec.node_pools
 fabric = gf.describe_cluster(spec)[pool.name]
 
-network = AwsFabricNetwork(
-    "p5-network", AwsFabricNetworkArgs("p5", spec.name, existing=vpc),
+network = FabricNetwork(
+    "p5-network",
+    FabricNetworkArgs(name_prefix="p5", cluster_name=config.require("cluster"), existing=vpc),
 )
-nodes = AwsEfaNodeGroup(
+nodes = EfaNodeGroup(
     "p5-nodes",
-    AwsEfaNodeGroupArgs(
-        "p5", ExistingCluster(config.require("cluster")), config.require("node-role-arn"),
-        vpc.gpu_subnet_id, pool_plans(spec)[0], fabric,
+    EfaNodeGroupArgs(
+        name_prefix="p5", cluster_name=config.require("cluster"),
+        node_role_arn=config.require("node-role-arn"), subnet_id=vpc.gpu_subnet_id,
+        pool=pool, fabric=fabric,
         cluster_security_group_id=config.require("cluster-security-group-id"),
-        efa_security_group_id=network.efa_security_group.id,
-        kubernetes_version="1.34", disk_size_gb=500,
+        efa_security_group_id=network.efa_security_group.id, kubernetes_version="1.34",
     ),
 )
 pulumi.export("node_group", nodes.node_group.node_group_name)

@@ -20,10 +20,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 import gpu_fabric as gf
-from gpu_fabric.clouds.azure.blocks import AzureNdAgentPool, AzureNdAgentPoolArgs, ExistingCluster
-from gpu_fabric.clouds.azure.feature import infiniband_feature
-from gpu_fabric.clouds.azure.kubernetes import operator_installs_driver
-from gpu_fabric.clouds.azure.layout import plan_layout
+from gpu_fabric.azure import NdAgentPool, NdAgentPoolArgs, infiniband_feature
 
 config = pulumi.Config()
 group = config.require("resource-group")
@@ -42,16 +39,18 @@ spec = gf.load_spec({
 })
 (pool,) = spec.node_pools
 fabrics = gf.describe_cluster(spec)
-layout = plan_layout(spec, fabrics, operator_installs_driver(spec, fabrics))
-waits_for, gate = infiniband_feature("train", layout.feature_mode, layout.feature_state, None)
+# Check only (no registration resource): the pool's VM size waits until the
+# subscription's state is read and is Registered, and fails the update otherwise.
+waits_for, gate = infiniband_feature("train", "check", "registered", None)
 
-h100 = AzureNdAgentPool(
+h100 = NdAgentPool(
     "train-h100",
-    AzureNdAgentPoolArgs(
-        "train", ExistingCluster(config.require("cluster")), group, layout.pools[0],
-        fabrics[pool.name], spec.kubernetes.version,
-        node_subnet_id=config.require("node-subnet-id"), node_count=pool.node_count,
-        disk_size_gb=pool.disk_size_gb, feature_gate=gate, depends_on=waits_for,
+    NdAgentPoolArgs(
+        name_prefix="train", cluster_name=config.require("cluster"), resource_group=group,
+        pool=pool, fabric=fabrics[pool.name], kubernetes_version=spec.kubernetes.version,
+        node_subnet_id=config.require("node-subnet-id"),
+        # The GPU Operator installs the NVIDIA driver (the fabric layer's default here).
+        aks_installs_driver=False, feature_gate=gate, depends_on=waits_for,
     ),
 )
 

@@ -19,7 +19,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 import gpu_fabric as gf
-from gpu_fabric.clouds.digitalocean.blocks import DoksGpuNodePool, DoksGpuNodePoolArgs, do_tags
+from gpu_fabric.digitalocean import GpuNodePool, GpuNodePoolArgs, do_tags
 
 config = pulumi.Config()
 
@@ -35,11 +35,11 @@ spec = gf.load_spec({
 (pool,) = spec.node_pools
 fabrics = gf.describe_cluster(spec)
 
-h200 = DoksGpuNodePool(
+h200 = GpuNodePool(
     "train-h200",
-    DoksGpuNodePoolArgs(
-        "train", config.require("cluster-id"), pool, fabrics[pool.name],
-        tags=tuple(do_tags(spec.name, spec.tags)),
+    GpuNodePoolArgs(
+        name_prefix="train", cluster_id=config.require("cluster-id"), pool=pool,
+        fabric=fabrics[pool.name], tags=do_tags(spec.name, spec.tags),
     ),
 )
 

@@ -17,15 +17,13 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 import gpu_fabric as gf
-from gpu_fabric.clouds.gcp.blocks import (
-    ExistingCluster,
-    GcpFabricNetwork,
-    GcpFabricNetworkArgs,
-    GcpGpuNodePool,
-    GcpGpuNodePoolArgs,
+from gpu_fabric.gcp import (
+    FabricNetwork,
+    FabricNetworkArgs,
+    GpuNodePool,
+    GpuNodePoolArgs,
     layout_on_existing_vpc,
 )
-from gpu_fabric.clouds.gcp.nodepool import gpu_driver_version
 
 config = pulumi.Config()
 project = config.require("gcp-project")
@@ -45,17 +43,19 @@ pool = spec.node_pools[0]
 fabric = gf.describe_cluster(spec)[pool.name]
 layout = layout_on_existing_vpc(spec, config.require("network"), config.require("subnetwork"))
 
-networks = GcpFabricNetwork(
+networks = FabricNetwork(
     "train-a4-networks",
-    GcpFabricNetworkArgs(layout, project, spec.location.region, name_prefix="train"),
+    FabricNetworkArgs(layout=layout, project=project, region=spec.location.region,
+                      name_prefix="train"),
 )
-a4 = GcpGpuNodePool(
+a4 = GpuNodePool(
     "train-a4",
-    GcpGpuNodePoolArgs(
-        spec, pool, fabric, ExistingCluster(config.require("cluster")), layout, networks.vpcs,
-        zone=str(spec.location.zone), service_account=config.require("node-service-account"),
-        driver_version=gpu_driver_version(None, gpu_operator=False, dra=fabric.gpu_dra),
-        name_prefix="train",
+    GpuNodePoolArgs(
+        name_prefix="train", project=project, zone=str(spec.location.zone),
+        cluster_name=config.require("cluster"), pool=pool, fabric=fabric,
+        service_account=config.require("node-service-account"),
+        # The second gVNIC and the 8 RoCE subnets, in NIC order.
+        node_networks=networks.node_networks(fabric),
     ),
 )
 

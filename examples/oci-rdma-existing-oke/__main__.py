@@ -25,9 +25,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 import gpu_fabric as gf
-from gpu_fabric.clouds.oci.blocks import OciGpuNodePool, OciGpuNodePoolArgs
-from gpu_fabric.clouds.oci.iam import launch_policy
-from gpu_fabric.clouds.oci.options import oke_version
+from gpu_fabric.oci import GpuNodePool, GpuNodePoolArgs, launch_policy, oke_version
 
 config = pulumi.Config()
 compartment = config.require("compartment-id")
@@ -49,13 +47,14 @@ fabric = gf.describe_cluster(spec)[pool.name]
 
 # Compartment scope (oci-hpc-oke's statement): node-pool principals only, one permission.
 policy = launch_policy("train", "train", compartment, [], "compartment")
-h100 = OciGpuNodePool(
+h100 = GpuNodePool(
     "train-h100",
-    OciGpuNodePoolArgs(
-        "train", "train", compartment, config.require("cluster-id"),
-        str(spec.location.zone), pool, fabric, oke_version(spec.kubernetes.parsed),
-        worker_subnet_id=config.require("worker-subnet-id"), image_id=image,
-        cni="npn", pod_subnet_id=config.require("pod-subnet-id"), depends_on=[policy],
+    GpuNodePoolArgs(
+        name_prefix="train", display_prefix="train", compartment_id=compartment,
+        cluster_id=config.require("cluster-id"), availability_domain=str(spec.location.zone),
+        pool=pool, fabric=fabric, kubernetes_version=oke_version(spec.kubernetes.version),
+        worker_subnet_id=config.require("worker-subnet-id"), image_id=image, cni="npn",
+        pod_subnet_id=config.require("pod-subnet-id"), depends_on=[policy],
     ),
 )
 

@@ -12,19 +12,22 @@ exports ``Cluster``, ``ManagedNodeGroup`` and ``NodeGroupV2`` separately.
   its EKS managed node group, on a cluster created here or an existing one.
 
 The blocks wrap the builders of ``network`` and ``nodegroup``. Children keep the
-names they had as direct children of the cluster component, and with
-``aliases_parent`` (the cluster passes itself) each carries
-``pulumi.Alias(parent=...)``, so stacks created before the blocks keep their URNs.
+names they had as direct children of the cluster component, and under a
+``GpuCluster`` each carries ``pulumi.Alias(parent=<the cluster>)``
+(:func:`~gpu_fabric.clouds.blocks.moved_child_opts`), so stacks created before the
+blocks keep their URNs. Public names: ``gpu_fabric.aws.FabricNetwork``,
+``gpu_fabric.aws.EfaNodeGroup`` (and their Args).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pulumi
 import pulumi_aws as aws
 
-from gpu_fabric.clouds.aws.layout import NetworkPlan, PoolPlan
+from gpu_fabric.clouds.aws.layout import NetworkPlan, plan_pool
 from gpu_fabric.clouds.aws.network import Network, create_network, existing_network
 from gpu_fabric.clouds.aws.nodegroup import (
     efa_security_group,
@@ -33,35 +36,48 @@ from gpu_fabric.clouds.aws.nodegroup import (
 )
 from gpu_fabric.clouds.blocks import ExistingCluster, moved_child_opts
 from gpu_fabric.fabric.description import FabricDescription
+from gpu_fabric.spec import GpuNodePoolSpec
 
 __all__ = ["AwsEfaNodeGroup", "AwsEfaNodeGroupArgs", "AwsFabricNetwork", "AwsFabricNetworkArgs",
            "ExistingCluster", "ExistingVpc"]
 
 NETWORK_TYPE = "gpufabric:aws:FabricNetwork"
 NODE_GROUP_TYPE = "gpufabric:aws:GpuNodeGroup"
+# aws.efa_interface_layout's values (gpu_fabric.clouds.aws.options.AwsOptions).
+EFA_INTERFACE_LAYOUTS = ("ena-primary", "efa-primary")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ExistingVpc:
     """A VPC you already run: private subnets in >= 2 AZs and the GPU subnet (one AZ)."""
 
-    vpc_id: str
-    private_subnet_ids: list[str]
-    gpu_subnet_id: str
+    vpc_id: pulumi.Input[str]
+    """The VPC's id (``vpc-...``); the EFA security group is created in it."""
+    private_subnet_ids: Sequence[pulumi.Input[str]]
+    """Private subnets in at least two AZs (the EKS control plane's ENIs)."""
+    gpu_subnet_id: pulumi.Input[str]
+    """The one subnet GPU nodes use (EFA does not cross AZs)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AwsFabricNetworkArgs:
-    """A new VPC (``cidr`` + ``plan`` from :func:`~gpu_fabric.clouds.aws.layout.network_plan`)
-    or ``existing``; ``name_prefix`` starts every child's Pulumi name."""
+    """A new VPC for an EKS GPU cluster (``cidr`` + ``plan``), or your ``existing`` one;
+    either way the EFA security group."""
 
     name_prefix: str
+    """Starts every child's Pulumi name (``<name_prefix>-vpc``, ``<name_prefix>-efa-sg``)."""
     cluster_name: str
+    """The EKS cluster's name: in the AWS ``Name`` tags and the subnets'
+    ``kubernetes.io/cluster/<name>`` tag, and in the EFA group's description."""
     cidr: str | None = None
+    """The new VPC's IPv4 range (with ``plan``; not with ``existing``)."""
     plan: NetworkPlan | None = None
+    """The new VPC's subnets (private + public per AZ, the GPU subnet), as plain data
+    (the spec's ``network_plan``)."""
     existing: ExistingVpc | None = None
-    tags: dict[str, str] = field(default_factory=dict)
-    aliases_parent: pulumi.Resource | None = None
+    """Your VPC instead of a new one: nothing but the EFA security group is created."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """AWS tags of every child."""
 
 
 class AwsFabricNetwork(pulumi.ComponentResource):
@@ -73,18 +89,22 @@ class AwsFabricNetwork(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AwsFabricNetworkArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        if args.existing is None and (args.cidr is None or args.plan is None):
+            raise ValueError("AwsFabricNetworkArgs: give cidr and plan (a new VPC), or "
+                             "existing (your VPC's ids)")
         super().__init__(NETWORK_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
+        tags = dict(args.tags)
         if args.existing is not None:
             ex = args.existing
-            self.network = existing_network(ex.vpc_id, ex.private_subnet_ids, ex.gpu_subnet_id)
+            self.network = existing_network(ex.vpc_id, list(ex.private_subnet_ids),
+                                            ex.gpu_subnet_id)
         else:
-            if args.cidr is None or args.plan is None:
-                raise ValueError("AwsFabricNetworkArgs: give cidr and plan, or existing")
+            assert args.cidr is not None and args.plan is not None
             self.network = create_network(args.name_prefix, args.cluster_name, args.cidr,
-                                          args.plan, args.tags, child)
+                                          args.plan, tags, child)
         self.efa_security_group = efa_security_group(
-            args.name_prefix, args.cluster_name, self.network.vpc_id, args.tags, child
+            args.name_prefix, args.cluster_name, self.network.vpc_id, tags, child
         )
         self.register_outputs({
             "vpc_id": self.network.vpc_id,
@@ -93,28 +113,40 @@ class AwsFabricNetwork(pulumi.ComponentResource):
         })
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AwsEfaNodeGroupArgs:
-    """One GPU pool (``plan`` from :func:`~gpu_fabric.clouds.aws.layout.pool_plans`) on
-    ``cluster`` (``aws.eks.Cluster`` or :class:`ExistingCluster`), in ``subnet_id``.
-
-    ``cluster_security_group_id``: the EKS cluster security group every interface
-    joins; ``efa_security_group_id``: an :class:`AwsFabricNetwork`'s (or yours).
-    """
+    """One EFA GPU pool on an EKS cluster (created by this program or yours)."""
 
     name_prefix: str
-    cluster: aws.eks.Cluster | ExistingCluster
+    """Starts the children's Pulumi names: ``<name_prefix>-pg`` (placement group),
+    ``<name_prefix>-lt`` (launch template), ``<name_prefix>-ng`` (node group)."""
+    cluster_name: pulumi.Input[str]
+    """Name of the EKS cluster the node group joins (``aws.eks.Cluster.name``, or yours)."""
     node_role_arn: pulumi.Input[str]
+    """ARN of the nodes' IAM role (with the EKS worker, CNI and ECR read policies)."""
     subnet_id: pulumi.Input[str]
-    plan: PoolPlan
+    """The GPU subnet (one AZ: EFA does not cross AZs, nor does a placement group)."""
+    pool: GpuNodePoolSpec
+    """The pool: instance type, node count and autoscaling bounds, capacity
+    (on-demand, spot, reservation, Capacity Block), placement, disk, AMI type."""
     fabric: FabricDescription
+    """The pool's fabric description (``gpu_fabric.describe_cluster(spec)[pool.name]``):
+    the node labels and taints the fabric layer selects and tolerates."""
     cluster_security_group_id: pulumi.Input[str]
+    """The EKS cluster security group every interface joins (control plane, pods)."""
     efa_security_group_id: pulumi.Input[str]
+    """The EFA security group the EFA interfaces join: an :class:`AwsFabricNetwork`'s, or
+    yours (all traffic between its members)."""
     kubernetes_version: str
-    disk_size_gb: int | None = None
-    tags: dict[str, str] = field(default_factory=dict)
-    depends_on: list[pulumi.Resource] = field(default_factory=list)
-    aliases_parent: pulumi.Resource | None = None
+    """The node group's Kubernetes minor version, e.g. ``1.34`` (the cluster's)."""
+    efa_interface_layout: str = "ena-primary"
+    """``ena-primary``: card 0 device 0 is a plain ENA and every EFA is efa-only (AWS
+    guidance); ``efa-primary``: card 0 device 0 is a combined EFA+ENA."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """AWS tags of every child (instances also get ``gpufabric.dev/pool``)."""
+    depends_on: Sequence[pulumi.Resource] = ()
+    """What the node group waits for (node role policies, NAT routes, the vpc-cni
+    add-on): nodes that boot before them never join."""
 
 
 class AwsEfaNodeGroup(pulumi.ComponentResource):
@@ -123,23 +155,30 @@ class AwsEfaNodeGroup(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AwsEfaNodeGroupArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        if args.efa_interface_layout not in EFA_INTERFACE_LAYOUTS:
+            raise ValueError(
+                f"AwsEfaNodeGroupArgs.efa_interface_layout: '{args.efa_interface_layout}' is "
+                f"not an interface layout; use one of {', '.join(EFA_INTERFACE_LAYOUTS)}"
+            )
+        plan = plan_pool(args.pool, args.efa_interface_layout, "AwsEfaNodeGroupArgs.pool")
         super().__init__(NODE_GROUP_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
         base = args.name_prefix
+        tags = dict(args.tags)
         self.placement_group = None
-        if args.plan.placement_group:
+        if plan.placement_group:
             self.placement_group = aws.ec2.PlacementGroup(
                 f"{base}-pg", strategy="cluster",
-                tags={**args.tags, "gpufabric.dev/pool": args.plan.pool},
+                tags={**tags, "gpufabric.dev/pool": plan.pool},
                 opts=child(),
             )
         self.launch_template = gpu_launch_template(
-            base, args.plan, args.cluster_security_group_id, args.efa_security_group_id,
-            self.placement_group, args.disk_size_gb, args.tags, child,
+            base, plan, args.cluster_security_group_id, args.efa_security_group_id,
+            self.placement_group, args.pool.disk_size_gb, tags, child,
         )
         self.node_group = gpu_node_group(
-            base, args.cluster, args.node_role_arn, args.subnet_id, args.plan, args.fabric,
-            self.launch_template, args.kubernetes_version, args.tags,
+            base, args.cluster_name, args.node_role_arn, args.subnet_id, plan, args.fabric,
+            self.launch_template, args.kubernetes_version, tags,
             lambda **kw: child(depends_on=list(args.depends_on), **kw),
         )
         self.register_outputs({"node_group_name": self.node_group.node_group_name})

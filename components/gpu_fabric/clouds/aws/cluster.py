@@ -73,10 +73,13 @@ class AwsGpuCluster(GpuCluster):
         fabric_network = AwsFabricNetwork(
             f"{self.name}-network",
             AwsFabricNetworkArgs(
-                self.name, spec.name, str(spec.network.cidr), plan,
-                ExistingVpc(existing.vpc_id, list(existing.private_subnet_ids),
-                            existing.gpu_subnet_id) if existing is not None else None,
-                tags, aliases_parent=self,
+                name_prefix=self.name, cluster_name=spec.name, cidr=str(spec.network.cidr),
+                plan=plan,
+                existing=ExistingVpc(
+                    vpc_id=existing.vpc_id, private_subnet_ids=list(existing.private_subnet_ids),
+                    gpu_subnet_id=existing.gpu_subnet_id,
+                ) if existing is not None else None,
+                tags=tags,
             ),
             opts=self.child_opts(),
         )
@@ -119,14 +122,16 @@ class AwsGpuCluster(GpuCluster):
             depends_on=[*node_attach, *net.ready],
         )
         pools: list[NodePoolInfo] = []
-        for pool, pool_plan in zip(spec.node_pools, plans, strict=True):
+        for pool in spec.node_pools:
             block = AwsEfaNodeGroup(
                 f"{self.name}-{pool.name}-pool",
                 AwsEfaNodeGroupArgs(
-                    f"{self.name}-{pool.name}", self.eks, node_role.arn, net.gpu_subnet_id,
-                    pool_plan, self.fabrics[pool.name], cluster_sg, efa_sg.id, k8s_version,
-                    pool.disk_size_gb, tags, depends_on=[*node_attach, *net.ready, vpc_cni],
-                    aliases_parent=self,
+                    name_prefix=f"{self.name}-{pool.name}", cluster_name=self.eks.name,
+                    node_role_arn=node_role.arn, subnet_id=net.gpu_subnet_id, pool=pool,
+                    fabric=self.fabrics[pool.name], cluster_security_group_id=cluster_sg,
+                    efa_security_group_id=efa_sg.id, kubernetes_version=k8s_version,
+                    efa_interface_layout=opts.efa_interface_layout, tags=tags,
+                    depends_on=[*node_attach, *net.ready, vpc_cni],
                 ),
                 opts=self.child_opts(),
             )

@@ -225,9 +225,12 @@ class PoolPlan:
 
 
 def pool_plan(spec: ClusterSpec, index: int, pool: GpuNodePoolSpec) -> PoolPlan:
-    path = f"node_pools[{index}]"
+    return plan_pool(pool, options_of(spec).efa_interface_layout, f"node_pools[{index}]")
+
+
+def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str) -> PoolPlan:
+    """The node group plan of ``pool`` (``path`` names the pool in refusals)."""
     machine = pool.machine
-    opts = options_of(spec)
     if pool.os_image is not None and pool.os_image not in AMI_TYPES:
         refuse(f"{path}.os_image",
                f"on EKS os_image is the node group ami_type; valid: {', '.join(AMI_TYPES)}",
@@ -256,7 +259,7 @@ def pool_plan(spec: ClusterSpec, index: int, pool: GpuNodePoolSpec) -> PoolPlan:
         pool=pool.name,
         instance_type=machine.name,
         ami_type=ami,
-        interfaces=interfaces(machine, opts.efa_interface_layout),
+        interfaces=interfaces(machine, efa_interface_layout),
         placement_group=placement,
         capacity_type={"spot": "SPOT", "capacity_block": "CAPACITY_BLOCK"}.get(
             capacity.type, "ON_DEMAND"

@@ -27,7 +27,9 @@ class Network:
     ready: list[pulumi.Resource] = field(default_factory=list)
 
 
-def existing_network(vpc_id: str, private: list[str], gpu: str) -> Network:
+def existing_network(
+    vpc_id: pulumi.Input[str], private: list[pulumi.Input[str]], gpu: pulumi.Input[str]
+) -> Network:
     return Network(vpc_id, list(private), gpu)
 
 

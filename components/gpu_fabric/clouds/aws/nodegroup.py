@@ -151,7 +151,7 @@ def gpu_launch_template(
 
 def gpu_node_group(
     name: str,
-    cluster: aws.eks.Cluster,
+    cluster_name: pulumi.Input[str],
     node_role_arn: pulumi.Input[str],
     subnet_id: pulumi.Input[str],
     plan: PoolPlan,
@@ -163,7 +163,7 @@ def gpu_node_group(
 ) -> aws.eks.NodeGroup:
     return aws.eks.NodeGroup(
         f"{name}-ng",
-        cluster_name=cluster.name,
+        cluster_name=cluster_name,
         node_group_name=f"{plan.pool}",
         node_role_arn=node_role_arn,
         # One subnet, in the GPU AZ: EFA does not cross AZs, and a cluster placement

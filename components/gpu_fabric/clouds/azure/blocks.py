@@ -10,31 +10,35 @@ pulumi-eks exports ``Cluster`` and ``ManagedNodeGroup`` separately.
   so there is no RDMA subnet or rule to create: the block is the node network.
 * :class:`AzureNdAgentPool` (``gpufabric:azure:GpuNodePool``): one ND agent pool
   (one VM scale set, so one InfiniBand fabric) on a cluster created here or an
-  existing one (:class:`~gpu_fabric.clouds.blocks.ExistingCluster`), in a node
-  subnet created here or yours. Its VM size waits on the ``AKSInfinibandSupport``
-  gate of :func:`~gpu_fabric.clouds.azure.feature.infiniband_feature`.
+  existing one (by name), in a node subnet created here or yours. Its VM size waits
+  on the ``AKSInfinibandSupport`` gate of
+  :func:`~gpu_fabric.clouds.azure.feature.infiniband_feature`.
 
 The feature registration itself is NOT in a block: it is one subscription-wide
 setting shared by every pool (and every cluster) of the subscription, so it is
 registered once, by the cluster (or by your program), and every pool waits on it.
 
 Children keep the names they had as direct children of the cluster component and,
-with ``aliases_parent`` (the cluster passes itself), carry
-``pulumi.Alias(parent=...)``: stacks created before the blocks keep their URNs.
+under a ``GpuCluster``, carry ``pulumi.Alias(parent=<the cluster>)``
+(:func:`~gpu_fabric.clouds.blocks.moved_child_opts`): stacks created before the
+blocks keep their URNs. Public names: ``gpu_fabric.azure.FabricNetwork``,
+``gpu_fabric.azure.NdAgentPool`` (and their Args).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pulumi
 from pulumi_azure_native import containerservice
 
 from gpu_fabric.catalog import GpuVendor
-from gpu_fabric.clouds.azure.layout import GpuPoolLayout, NetworkLayout
+from gpu_fabric.clouds.azure.layout import NetworkLayout, pool_layout
 from gpu_fabric.clouds.azure.network import VnetInfo, create_vnet
 from gpu_fabric.clouds.blocks import ExistingCluster, moved_child_opts
 from gpu_fabric.fabric.description import FabricDescription
+from gpu_fabric.spec import GpuNodePoolSpec
 
 __all__ = ["AzureFabricNetwork", "AzureFabricNetworkArgs", "AzureNdAgentPool",
            "AzureNdAgentPoolArgs", "ExistingCluster", "VnetInfo"]
@@ -43,18 +47,22 @@ NETWORK_TYPE = "gpufabric:azure:FabricNetwork"
 NODE_POOL_TYPE = "gpufabric:azure:GpuNodePool"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AzureFabricNetworkArgs:
-    """A new VNet from ``layout`` (:func:`~gpu_fabric.clouds.azure.layout.plan_layout`'s
-    ``network``) in ``resource_group``; ``name_prefix`` starts every child's Pulumi name
-    (and the VNet's and NSG's Azure names)."""
+    """A new VNet for an AKS GPU cluster's nodes, in a resource group you name."""
 
     name_prefix: str
+    """Starts every child's Pulumi name and the VNet's and NSG's Azure names
+    (``<name_prefix>-vnet``, ``<name_prefix>-nsg``, ``<name_prefix>-nodes``)."""
     layout: NetworkLayout
+    """The VNet range, node subnet (and flat mode's pod subnet), as plain data (the
+    spec's ``plan_layout(...).network``); ``existing_subnet_id`` must be empty."""
     resource_group: pulumi.Input[str]
+    """Name of the resource group the VNet is created in."""
     location: str
-    tags: dict[str, str] = field(default_factory=dict)
-    aliases_parent: pulumi.Resource | None = None
+    """Azure region, e.g. ``eastus``."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """Azure tags of every child."""
 
 
 class AzureFabricNetwork(pulumi.ComponentResource):
@@ -73,9 +81,9 @@ class AzureFabricNetwork(pulumi.ComponentResource):
                 "instead, or drop azure.existing_subnet_id"
             )
         super().__init__(NETWORK_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
         self.vnet = create_vnet(args.name_prefix, args.layout, args.resource_group,
-                                args.location, args.tags, child())
+                                args.location, dict(args.tags), child())
         self.register_outputs({
             "vnet_id": self.vnet.vnet_id,
             "node_subnet_id": self.vnet.node_subnet_id,
@@ -88,34 +96,43 @@ def _taints(fabric: FabricDescription) -> list[str]:
             for t in fabric.taints]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AzureNdAgentPoolArgs:
-    """One GPU pool (``pool`` from :func:`~gpu_fabric.clouds.azure.layout.plan_layout`)
-    on ``cluster`` (``ManagedCluster`` or :class:`ExistingCluster`) in ``resource_group``.
-
-    ``node_count``/``min_nodes``/``max_nodes``/``disk_size_gb``: the spec pool's.
-    ``feature_gate``: the Output of
-    :func:`~gpu_fabric.clouds.azure.feature.infiniband_feature` (None: no wait);
-    ``depends_on``: what the pool waits for (the feature registration, the cluster
-    identity's subnet access). The child is named ``<name_prefix>-pool-<pool>``.
-    """
+    """One ND GPU pool (one VM scale set, so one InfiniBand fabric) on an AKS cluster
+    (created by this program or yours)."""
 
     name_prefix: str
-    cluster: containerservice.ManagedCluster | ExistingCluster
+    """Starts the child's Pulumi name: ``<name_prefix>-pool-<pool>``."""
+    cluster_name: pulumi.Input[str]
+    """Name of the AKS cluster the pool joins (``ManagedCluster.name``, or yours)."""
     resource_group: pulumi.Input[str]
-    pool: GpuPoolLayout
+    """Name of the cluster's resource group."""
+    pool: GpuNodePoolSpec
+    """The pool (the agent pool's name, 1-12 lowercase letters and digits): VM size,
+    node count and autoscaling bounds, spot capacity, OS disk, node image (``os_sku``)."""
     fabric: FabricDescription
+    """The pool's fabric description (``gpu_fabric.describe_cluster(spec)[pool.name]``):
+    the node labels and taints the fabric layer selects and tolerates."""
     kubernetes_version: str
+    """The pool's Kubernetes version (``orchestrator_version``), e.g. ``1.34``."""
     node_subnet_id: pulumi.Input[str]
-    node_count: int
+    """Resource id of the subnet the nodes join (an :class:`AzureFabricNetwork`'s or yours)."""
     pod_subnet_id: pulumi.Input[str] | None = None
-    min_nodes: int | None = None
-    max_nodes: int | None = None
-    disk_size_gb: int | None = None
-    feature_gate: pulumi.Output[str] | None = None
-    tags: dict[str, str] = field(default_factory=dict)
-    depends_on: list[pulumi.Resource] = field(default_factory=list)
-    aliases_parent: pulumi.Resource | None = None
+    """Resource id of the pod subnet (Azure CNI flat mode only; None with overlay)."""
+    zone: str | None = None
+    """Availability zone (``1``, ``2`` or ``3``) of the pool's VMs; None: regional."""
+    aks_installs_driver: bool = True
+    """AKS installs the NVIDIA driver (``gpu_profile.driver`` Install); False when the
+    GPU Operator installs it. NVIDIA pools only (AMD pools get no GPU profile)."""
+    feature_gate: pulumi.Input[str] | None = None
+    """An output the VM size waits on: ``gpu_fabric.azure.infiniband_feature``'s gate,
+    which resolves once the subscription's AKSInfinibandSupport state fits the pool
+    (and fails otherwise). None: no wait."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """Azure tags of the agent pool (it also gets ``gpufabric-pool``)."""
+    depends_on: Sequence[pulumi.Resource] = ()
+    """What the agent pool waits for (the feature registration, the cluster identity's
+    access to the subnet)."""
 
 
 class AzureNdAgentPool(pulumi.ComponentResource):
@@ -126,28 +143,31 @@ class AzureNdAgentPool(pulumi.ComponentResource):
     def __init__(
         self, name: str, args: AzureNdAgentPoolArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
+        pool = pool_layout(args.pool, args.zone, not args.aks_installs_driver,
+                           "AzureNdAgentPoolArgs.pool", "AzureNdAgentPoolArgs.zone")
         super().__init__(NODE_POOL_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
-        pool = args.pool
+        child = moved_child_opts(self, opts)
+        spec = args.pool
         machine = pool.machine
         gate = args.feature_gate
         # The VM size is only known once the feature state passed (manage: Registered;
         # check: the wanted state): a failure stops the pool before any ND VM exists.
         vm_size: pulumi.Input[str] = (
-            gate.apply(lambda _: machine.name) if gate is not None else machine.name
+            pulumi.Output.from_input(gate).apply(lambda _: machine.name)
+            if gate is not None else machine.name
         )
         nvidia = machine.gpu.vendor is GpuVendor.NVIDIA
-        autoscale = args.min_nodes is not None
+        autoscale = spec.min_nodes is not None
         self.agent_pool = containerservice.AgentPool(
             f"{args.name_prefix}-pool-{pool.name}",
             agent_pool_name=pool.name,
             resource_group_name=args.resource_group,
-            resource_name_=args.cluster.name,
+            resource_name_=args.cluster_name,
             vm_size=vm_size,
-            count=args.node_count,
+            count=spec.node_count,
             enable_auto_scaling=autoscale or None,
-            min_count=args.min_nodes,
-            max_count=args.max_nodes,
+            min_count=spec.min_nodes,
+            max_count=spec.max_nodes,
             mode="User",
             type="VirtualMachineScaleSets",
             os_type="Linux",
@@ -164,7 +184,7 @@ class AzureNdAgentPool(pulumi.ComponentResource):
             scale_set_priority="Spot" if pool.spot else None,
             scale_set_eviction_policy="Delete" if pool.spot else None,
             spot_max_price=-1 if pool.spot else None,
-            os_disk_size_gb=args.disk_size_gb,
+            os_disk_size_gb=spec.disk_size_gb,
             orchestrator_version=args.kubernetes_version,
             # Surge would need a spare ND VM (rarely available): replace in place, one at a time.
             upgrade_settings=containerservice.AgentPoolUpgradeSettingsArgs(

@@ -122,12 +122,13 @@ class AzureGpuCluster(GpuCluster):
             block = AzureNdAgentPool(
                 f"{n}-{pool_layout.name}-pool",
                 AzureNdAgentPoolArgs(
-                    n, cluster, group, pool_layout, self.fabrics[pool_layout.name],
-                    spec.kubernetes.version, vnet.node_subnet_id, pool_spec.node_count,
-                    pod_subnet_id=vnet.pod_subnet_id, min_nodes=pool_spec.min_nodes,
-                    max_nodes=pool_spec.max_nodes, disk_size_gb=pool_spec.disk_size_gb,
+                    name_prefix=n, cluster_name=cluster.name, resource_group=group,
+                    pool=pool_spec, fabric=self.fabrics[pool_layout.name],
+                    kubernetes_version=spec.kubernetes.version,
+                    node_subnet_id=vnet.node_subnet_id, pod_subnet_id=vnet.pod_subnet_id,
+                    zone=spec.location.zone, aks_installs_driver=pool_layout.aks_driver,
                     feature_gate=feature_gate[1], tags=tags,
-                    depends_on=[*access, *feature_gate[0]], aliases_parent=self,
+                    depends_on=[*access, *feature_gate[0]],
                 ),
                 opts=self.child_opts(),
             )
@@ -171,8 +172,8 @@ class AzureGpuCluster(GpuCluster):
             return VnetInfo(None, None, existing, None, None)
         return AzureFabricNetwork(
             f"{self.name}-network",
-            AzureFabricNetworkArgs(self.name, layout.network, group, location, tags,
-                                   aliases_parent=self),
+            AzureFabricNetworkArgs(name_prefix=self.name, layout=layout.network,
+                                   resource_group=group, location=location, tags=tags),
             opts=self.child_opts(),
         ).vnet
 

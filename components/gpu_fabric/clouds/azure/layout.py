@@ -181,8 +181,15 @@ def _network(spec: ClusterSpec, options: AzureOptions) -> NetworkLayout:
 
 
 def _pool(spec: ClusterSpec, i: int, pool: GpuNodePoolSpec, operator_driver: bool) -> GpuPoolLayout:
+    return pool_layout(pool, spec.location.zone, operator_driver, f"node_pools[{i}]",
+                       "location.zone")
+
+
+def pool_layout(
+    pool: GpuNodePoolSpec, zone: str | None, operator_driver: bool, path: str, zone_path: str
+) -> GpuPoolLayout:
+    """The agent pool of ``pool`` (``path``/``zone_path`` name the inputs in refusals)."""
     machine = pool.machine
-    path = f"node_pools[{i}]"
     if not re.match(r"^[a-z][a-z0-9]{0,11}$", pool.name):  # also checked by the spec
         refuse(f"{path}.name", "Azure agent pool names are 1-12 lowercase letters and digits, "
                "starting with a letter", pool.name)
@@ -193,9 +200,8 @@ def _pool(spec: ClusterSpec, i: int, pool: GpuNodePoolSpec, operator_driver: boo
     if not os_sku.startswith(UBUNTU) and machine.has_fabric:
         refuse(f"{path}.os_image", "InfiniBand pools need an Ubuntu node image (the DOCA "
                f"driver container targets Ubuntu): use {UBUNTU} or {UBUNTU_2404}", os_sku)
-    zone = spec.location.zone
     if zone is not None and zone not in AZURE_ZONES:
-        refuse("location.zone", f"Azure availability zones are {', '.join(AZURE_ZONES)}", zone)
+        refuse(zone_path, f"Azure availability zones are {', '.join(AZURE_ZONES)}", zone)
     return GpuPoolLayout(
         name=pool.name,
         machine=machine,

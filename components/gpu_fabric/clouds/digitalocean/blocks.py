@@ -17,14 +17,17 @@ exports ``Cluster`` and ``ManagedNodeGroup`` separately.
   advertises them as ``rdma/fabricN``.
 
 Children keep the names they had as direct children of the cluster component and,
-with ``aliases_parent`` (the cluster passes itself), carry
-``pulumi.Alias(parent=...)``: stacks created before the blocks keep their URNs.
+under a ``GpuCluster``, carry ``pulumi.Alias(parent=<the cluster>)``
+(:func:`~gpu_fabric.clouds.blocks.moved_child_opts`): stacks created before the
+blocks keep their URNs. Public names: ``gpu_fabric.digitalocean.FabricNetwork``,
+``gpu_fabric.digitalocean.GpuNodePool`` (and their Args).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -52,18 +55,21 @@ def do_tags(cluster: str, tags: dict[str, str]) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DigitalOceanFabricNetworkArgs:
-    """A new VPC ``vpc_name`` in ``region`` with ``ip_range`` (DO: /16 to /24, not
-    overlapping the account's other VPCs); ``name_prefix`` starts the child's Pulumi
-    name (``<name_prefix>-vpc``)."""
+    """A new VPC for a DOKS GPU cluster's nodes (their ``eth1``; the GPU fabric NICs are
+    DO-wired and outside any VPC)."""
 
     name_prefix: str
+    """Starts the child's Pulumi name (``<name_prefix>-vpc``)."""
     vpc_name: str
+    """The VPC's DigitalOcean name (unique in the account)."""
     region: str
+    """DigitalOcean region slug, e.g. ``nyc2`` (the cluster's)."""
     ip_range: str
+    """The VPC's IPv4 range: /16 to /24, not overlapping the account's other VPCs."""
     description: str | None = None
-    aliases_parent: pulumi.Resource | None = None
+    """Free text shown in the control panel."""
 
 
 def check_ip_range(ip_range: str) -> None:
@@ -96,7 +102,7 @@ class DigitalOceanFabricNetwork(pulumi.ComponentResource):
     ) -> None:
         check_ip_range(args.ip_range)
         super().__init__(NETWORK_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
         self.vpc = do.Vpc(
             f"{args.name_prefix}-vpc",
             name=args.vpc_name,
@@ -109,25 +115,29 @@ class DigitalOceanFabricNetwork(pulumi.ComponentResource):
         self.register_outputs({"vpc_id": self.vpc.id, "vpc_urn": self.vpc.vpc_urn})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DoksGpuNodePoolArgs:
-    """One GPU pool (``pool`` and its ``fabric`` from
-    :func:`~gpu_fabric.fabric.description.describe_cluster`) on the DOKS cluster
-    ``cluster_id`` (``KubernetesCluster.id`` or the UUID of yours: ``doctl kubernetes
-    cluster list``).
-
-    ``tags``: DO tags (flat strings, e.g. :func:`do_tags`);
-    ``amd_gpu_partition_mode``: applied to AMD pools only (create-time, like
-    ``digitalocean.amd_gpu_partition_mode``). The child is ``<name_prefix>-<pool>``.
-    """
+    """One GPU pool of a fabric size on a DOKS cluster (created by this program or yours)."""
 
     name_prefix: str
+    """Starts the child's Pulumi name: ``<name_prefix>-<pool>``."""
     cluster_id: pulumi.Input[str]
+    """The DOKS cluster's id (``KubernetesCluster.id``, or the UUID of yours:
+    ``doctl kubernetes cluster list``)."""
     pool: GpuNodePoolSpec
+    """The pool: size (a ``*-fabric-contracted`` slug brings the fabric NICs), node
+    count or autoscaling bounds."""
     fabric: FabricDescription
-    tags: tuple[str, ...] = ()
+    """The pool's fabric description (``gpu_fabric.describe_cluster(spec)[pool.name]``,
+    of a digitalocean spec): the node labels and taints the fabric layer selects and
+    tolerates."""
+    tags: Sequence[str] = ()
+    """DO tags: flat strings (letters, digits, ``:``, ``-``, ``_``), e.g.
+    ``gpu_fabric.digitalocean.do_tags(cluster, tags)``."""
     amd_gpu_partition_mode: str | None = None
-    aliases_parent: pulumi.Resource | None = None
+    """AMD pools only: the GPU partition mode set at creation,
+    ``AMD_PARTITION_MODE_SPX_NPS1`` or ``AMD_PARTITION_MODE_DPX_NPS2``; None: DO's
+    default (ignored on NVIDIA pools)."""
 
 
 def check_pool_args(args: DoksGpuNodePoolArgs) -> None:
@@ -157,7 +167,7 @@ class DoksGpuNodePool(pulumi.ComponentResource):
     ) -> None:
         check_pool_args(args)
         super().__init__(NODE_POOL_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
         pool, fabric = args.pool, args.fabric
         machine = pool.machine
         autoscale = pool.min_nodes is not None and pool.max_nodes is not None

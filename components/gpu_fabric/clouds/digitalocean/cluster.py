@@ -61,9 +61,9 @@ class DigitalOceanGpuCluster(GpuCluster):
             vpc_uuid = DigitalOceanFabricNetwork(
                 f"{self.name}-network",
                 DigitalOceanFabricNetworkArgs(
-                    self.name, f"{spec.name}-vpc", spec.location.region,
-                    str(spec.network.cidr), description=f"gpu-fabric cluster {spec.name}",
-                    aliases_parent=self,
+                    name_prefix=self.name, vpc_name=f"{spec.name}-vpc",
+                    region=spec.location.region, ip_range=str(spec.network.cidr),
+                    description=f"gpu-fabric cluster {spec.name}",
                 ),
                 opts=self.child_opts(),
             ).vpc_id
@@ -96,8 +96,9 @@ class DigitalOceanGpuCluster(GpuCluster):
             block = DoksGpuNodePool(
                 f"{self.name}-{pool.name}-pool",
                 DoksGpuNodePoolArgs(
-                    self.name, cluster.id, pool, self.fabrics[pool.name], tuple(tags),
-                    amd_gpu_partition_mode=opts.amd_gpu_partition_mode, aliases_parent=self,
+                    name_prefix=self.name, cluster_id=cluster.id, pool=pool,
+                    fabric=self.fabrics[pool.name], tags=tuple(tags),
+                    amd_gpu_partition_mode=opts.amd_gpu_partition_mode,
                 ),
                 opts=self.child_opts(),
             )

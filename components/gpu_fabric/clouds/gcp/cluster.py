@@ -30,7 +30,12 @@ from gpu_fabric.clouds.gcp.blocks import (
 )
 from gpu_fabric.clouds.gcp.egress import wants_nat
 from gpu_fabric.clouds.gcp.kubeconfig import kubeconfig
-from gpu_fabric.clouds.gcp.layout import GcpLayout, build_layout, options_of
+from gpu_fabric.clouds.gcp.layout import (
+    GcpLayout,
+    build_layout,
+    options_of,
+    workload_policy_name,
+)
 from gpu_fabric.clouds.gcp.network import CreatedVpc
 from gpu_fabric.clouds.gcp.nodepool import gpu_driver_version, system_node_pool
 from gpu_fabric.cluster import ClusterInfra, GpuCluster, NodePoolInfo
@@ -90,8 +95,9 @@ class GcpGpuCluster(GpuCluster):
         # Kubernetes layer waits for it.
         network = GcpFabricNetwork(
             f"{self.name}-network",
-            GcpFabricNetworkArgs(self.layout, opts.project, spec.location.region, self.name,
-                                 nat=wants_nat(opts), aliases_parent=self),
+            GcpFabricNetworkArgs(layout=self.layout, project=opts.project,
+                                 region=spec.location.region, name_prefix=self.name,
+                                 nat=wants_nat(opts)),
             opts=self.child_opts(),
         )
         vpcs, egress = network.vpcs, network.egress
@@ -106,8 +112,14 @@ class GcpGpuCluster(GpuCluster):
                                         dra=fabric.gpu_dra)
             block = GcpGpuNodePool(
                 f"{self.name}-{pool.name}-pool",
-                GcpGpuNodePoolArgs(spec, pool, fabric, self.gke, self.layout, vpcs, zone,
-                                   node_sa, driver, self.name, aliases_parent=self),
+                GcpGpuNodePoolArgs(
+                    name_prefix=self.name, project=opts.project, zone=zone,
+                    cluster_name=self.gke.name, pool=pool, fabric=fabric,
+                    service_account=node_sa, node_networks=network.node_networks(fabric),
+                    gpu_driver_version=driver, workload_identity=opts.workload_identity,
+                    resource_labels=spec.tags,
+                    workload_policy_name=workload_policy_name(spec.name, pool.name),
+                ),
                 opts=self.child_opts(),
             )
             pools.append(NodePoolInfo(pool.name, pool.machine, pool.node_count,

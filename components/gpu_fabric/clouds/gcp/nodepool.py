@@ -9,7 +9,8 @@ provisioning) and placement from the spec.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pulumi
 import pulumi_gcp as gcp
@@ -20,41 +21,20 @@ from gpu_fabric.clouds.gcp.layout import (
     GPU_POOL_MAX_SURGE,
     GPU_POOL_MAX_UNAVAILABLE,
     SYSTEM_POOL_NAME,
-    GcpLayout,
     compact_placement,
     workload_policy_name,
 )
-from gpu_fabric.clouds.gcp.network import CreatedVpc
 
 if TYPE_CHECKING:
+    from gpu_fabric.clouds.gcp.blocks import GcpGpuNodePoolArgs
     from gpu_fabric.cluster import GpuCluster
-    from gpu_fabric.fabric.description import FabricDescription
-    from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
+    from gpu_fabric.spec import GpuNodePoolSpec
 
 DEFAULT_SYSTEM_MACHINE = "e2-standard-8"
 SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
 RESERVATION_KEY = "compute.googleapis.com/reservation-name"
 _EFFECTS = {"NoSchedule": "NO_SCHEDULE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
             "NoExecute": "NO_EXECUTE"}
-
-
-class PoolOwner(Protocol):
-    """Who a GPU pool is built for: the cluster component, or a node-pool building block."""
-
-    @property
-    def spec(self) -> ClusterSpec: ...
-
-    @property
-    def name(self) -> str: ...
-
-    def child_opts(self, **kwargs: Any) -> pulumi.ResourceOptions: ...
-
-
-class NamedCluster(Protocol):
-    """The cluster a pool joins, by name: ``gcp.container.Cluster`` or an existing one's."""
-
-    @property
-    def name(self) -> pulumi.Input[str]: ...
 
 
 def gpu_driver_version(chosen: str | None, gpu_operator: bool, dra: bool = False) -> str:
@@ -106,28 +86,20 @@ def system_node_pool(
 
 
 def gpu_node_pool(
-    owner: PoolOwner,
-    cluster: NamedCluster,
-    pool: GpuNodePoolSpec,
-    fabric: FabricDescription,
-    layout: GcpLayout,
-    vpcs: dict[str, CreatedVpc],
-    zone: str,
-    sa: pulumi.Input[str],
-    driver_version: str,
+    args: GcpGpuNodePoolArgs, child: Callable[..., pulumi.ResourceOptions]
 ) -> gcp.container.NodePool:
-    spec = owner.spec
-    opts = spec.gcp
-    assert opts is not None
+    """The pool of ``args`` (a :class:`~gpu_fabric.clouds.gcp.blocks.GcpGpuNodePoolArgs`);
+    ``child`` gives each resource its options (parent, aliases, waits)."""
+    pool, fabric = args.pool, args.fabric
     machine = pool.machine
     capacity = pool.capacity.type
     # GKE-managed DRANet: the cloud installs the NIC driver (see fabric.describe).
     managed = fabric.dra is not None and fabric.dra.managed_nics
     networks = [
         gcp.container.NodePoolNetworkConfigAdditionalNodeNetworkConfigArgs(
-            network=vpcs[n.vpc].name, subnetwork=vpcs[n.vpc].subnet_names[n.subnet]
+            network=n.network, subnetwork=n.subnetwork
         )
-        for n in layout.node_networks(machine, managed)
+        for n in args.node_networks
     ]
     network_config = None
     if networks or managed:
@@ -149,17 +121,17 @@ def gpu_node_pool(
         count=machine.gpus,
         gpu_driver_installation_config=(
             gcp.container.NodePoolNodeConfigGuestAcceleratorGpuDriverInstallationConfigArgs(
-                gpu_driver_version=driver_version
+                gpu_driver_version=args.driver_version
             )
         ),
     )
     return gcp.container.NodePool(
-        f"{owner.name}-{pool.name}",
+        f"{args.name_prefix}-{pool.name}",
         name=pool.name,
-        project=opts.project,
-        cluster=cluster.name,
-        location=zone,
-        node_locations=[zone],
+        project=args.project,
+        cluster=args.cluster_name,
+        location=args.zone,
+        node_locations=[args.zone],
         node_count=None if dynamic or autoscaling else pool.node_count,
         initial_node_count=0 if dynamic else (pool.node_count if autoscaling else None),
         autoscaling=autoscaling,
@@ -183,18 +155,18 @@ def gpu_node_pool(
                 )
                 for t in fabric.taints
             ],
-            service_account=sa,
+            service_account=args.service_account,
             oauth_scopes=SCOPES,
-            resource_labels=dict(spec.tags) or None,
+            resource_labels=dict(args.resource_labels) or None,
             workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
                 mode="GKE_METADATA"
-            ) if opts.workload_identity else None,
+            ) if args.workload_identity else None,
             reservation_affinity=_reservation(pool),
             spot=True if capacity == "spot" else None,
             flex_start=True if capacity == "flex_start" else None,
         ),
         network_config=network_config,
-        placement_policy=_placement(owner, pool),
+        placement_policy=_placement(args, child),
         queued_provisioning=(
             gcp.container.NodePoolQueuedProvisioningArgs(enabled=True)
             if capacity == "queued" else None
@@ -207,12 +179,12 @@ def gpu_node_pool(
             max_surge=GPU_POOL_MAX_SURGE,
             max_unavailable=GPU_POOL_MAX_UNAVAILABLE,
         ),
-        opts=owner.child_opts(ignore_changes=list(GPU_POOL_IGNORE_CHANGES)),
+        opts=child(ignore_changes=list(GPU_POOL_IGNORE_CHANGES)),
     )
 
 
 def _placement(
-    owner: PoolOwner, pool: GpuNodePoolSpec
+    args: GcpGpuNodePoolArgs, child: Callable[..., pulumi.ResourceOptions]
 ) -> gcp.container.NodePoolPlacementPolicyArgs | None:
     """Where the pool's VMs sit relative to each other, per machine family.
 
@@ -224,20 +196,20 @@ def _placement(
       placement (``layout.compact_placement``); reservations and DWS capacity come densely
       co-located (AI Hypercomputer "Compact placement policy and workload policy overview").
     """
+    pool = args.pool
     machine = pool.machine
     if machine.nvlink_domain and pool.placement != "none":
-        opts = owner.spec.gcp
-        assert opts is not None
         policy = gcp.compute.ResourcePolicy(
-            f"{owner.name}-{pool.name}-workload",
-            name=workload_policy_name(owner.spec.name, pool.name),
-            project=opts.project,
-            region=owner.spec.location.region,
+            f"{args.name_prefix}-{pool.name}-workload",
+            name=args.workload_policy_name
+            or workload_policy_name(args.name_prefix, pool.name),
+            project=args.project,
+            region=args.zone.rsplit("-", 1)[0],  # a GCP zone is <region>-<letter>
             workload_policy=gcp.compute.ResourcePolicyWorkloadPolicyArgs(
                 type="HIGH_THROUGHPUT",
                 accelerator_topology=f"1x{machine.nvlink_domain}",
             ),
-            opts=owner.child_opts(),
+            opts=child(),
         )
         return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT", policy_name=policy.name)
     if compact_placement(pool):

@@ -23,14 +23,16 @@ block: one per cluster, shared by every pool; a pool block waits on it through
 ``depends_on``.
 
 Children keep the names they had as direct children of the cluster component and,
-with ``aliases_parent`` (the cluster passes itself), carry
-``pulumi.Alias(parent=...)``: stacks created before the blocks keep their URNs.
+under a ``GpuCluster``, carry ``pulumi.Alias(parent=<the cluster>)``
+(:func:`~gpu_fabric.clouds.blocks.moved_child_opts`): stacks created before the
+blocks keep their URNs. Public names: ``gpu_fabric.oci.FabricNetwork``,
+``gpu_fabric.oci.GpuNodePool`` (and their Args).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pulumi
@@ -40,11 +42,13 @@ from gpu_fabric.clouds.blocks import moved_child_opts
 from gpu_fabric.clouds.oci.addressing import AddressPlan
 from gpu_fabric.clouds.oci.network import NetworkIds, OkeNetwork
 from gpu_fabric.clouds.oci.nodepool import pod_network, taint_user_data
+from gpu_fabric.clouds.oci.options import oke_version
 from gpu_fabric.fabric.description import FabricDescription
+from gpu_fabric.kube_version import KubeVersion
 from gpu_fabric.spec import GpuNodePoolSpec
 
 __all__ = ["NetworkIds", "OciFabricNetwork", "OciFabricNetworkArgs", "OciGpuNodePool",
-           "OciGpuNodePoolArgs"]
+           "OciGpuNodePoolArgs", "oke_node_version"]
 
 NETWORK_TYPE = "gpufabric:oci:FabricNetwork"
 NODE_POOL_TYPE = "gpufabric:oci:GpuNodePool"
@@ -58,19 +62,28 @@ _PreemptionAction = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OciFabricNetworkArgs:
-    """A new VCN from ``addresses`` (:func:`~gpu_fabric.clouds.oci.addressing.plan`) in
-    ``compartment_id``; ``name_prefix`` starts every child's Pulumi and display name."""
+    """A new VCN for an OKE GPU cluster, with its gateways, route tables, subnets and
+    security lists (the RDMA network is outside the VCN: OCI wires it between the
+    members of a compute cluster)."""
 
     name_prefix: str
+    """Starts every child's Pulumi name and OCI display name (``<name_prefix>-vcn``,
+    ``<name_prefix>-workers-subnet``...)."""
     compartment_id: str
+    """OCID of the compartment the VCN is created in."""
     addresses: AddressPlan
+    """The VCN range and the endpoint, workers, pods and load-balancer subnets, as
+    plain data (the spec's ``gpu_fabric.clouds.oci.addressing.plan``)."""
     endpoint_public: bool = False
+    """Put the Kubernetes API endpoint in a public subnet (with an internet gateway)."""
     endpoint_allowed_cidrs: Sequence[str] = ()
+    """With a public endpoint: the only sources its security list admits on 6443."""
     public_load_balancers: bool = False
-    tags: dict[str, str] = field(default_factory=dict)
-    aliases_parent: pulumi.Resource | None = None
+    """Make the load-balancer subnet public (internet-facing Services)."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """OCI freeform tags of every child."""
 
 
 class OciFabricNetwork(pulumi.ComponentResource):
@@ -83,8 +96,8 @@ class OciFabricNetwork(pulumi.ComponentResource):
     ) -> None:
         super().__init__(NETWORK_TYPE, name, None, opts)
         network = OkeNetwork(
-            args.name_prefix, moved_child_opts(self, args.aliases_parent), args.compartment_id,
-            args.addresses, tags=args.tags, endpoint_public=args.endpoint_public,
+            args.name_prefix, moved_child_opts(self, opts), args.compartment_id,
+            args.addresses, tags=dict(args.tags), endpoint_public=args.endpoint_public,
             endpoint_allowed_cidrs=args.endpoint_allowed_cidrs,
             public_load_balancers=args.public_load_balancers,
         )
@@ -98,34 +111,55 @@ class OciFabricNetwork(pulumi.ComponentResource):
         })
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OciGpuNodePoolArgs:
-    """One GPU pool (``pool``, a spec pool) on the OKE cluster ``cluster_id``.
-
-    ``name_prefix`` starts the Pulumi names (``<name_prefix>-<pool>``, and
-    ``<name_prefix>-<pool>-rdma`` for the compute cluster); ``display_prefix`` the OCI
-    display names. ``kubernetes_version``: OKE's form (``v1.34.1``). ``image_id``: for an
-    RDMA shape, a custom image with DOCA-OFED and the NVIDIA driver (OKE RDMA pools boot
-    custom images only). ``cni`` must be the cluster's; ``npn`` needs ``pod_subnet_id``.
-    ``depends_on``: what the node pool waits for (the launch policy).
-    """
+    """One GPU pool on an OKE cluster (created by this program or yours): for an RDMA
+    shape, in its own compute cluster (the RDMA network group)."""
 
     name_prefix: str
+    """Starts the Pulumi names: ``<name_prefix>-<pool>`` (node pool) and
+    ``<name_prefix>-<pool>-rdma`` (compute cluster)."""
     display_prefix: str
+    """Starts the OCI display names (``<display_prefix>-<pool>``,
+    ``<display_prefix>-<pool>-rdma``): usually the cluster's name."""
     compartment_id: str
+    """OCID of the compartment of the node pool and compute cluster."""
     cluster_id: pulumi.Input[str]
+    """OCID of the OKE cluster the pool joins (``containerengine.Cluster.id``, or yours)."""
     availability_domain: str
+    """The availability domain of the nodes and their compute cluster, e.g.
+    ``Uocm:US-ASHBURN-AD-1`` (RDMA does not cross availability domains)."""
     pool: GpuNodePoolSpec
+    """The pool: shape, node count, capacity (reservation, spot), boot volume size."""
     fabric: FabricDescription
+    """The pool's fabric description (``gpu_fabric.describe_cluster(spec)[pool.name]``):
+    the node labels, and the taints its cloud-init registers the node with."""
     kubernetes_version: str
+    """The node pool's version in OKE's form with its ``v`` (``v1.34.1``; from ``1.34``:
+    ``gpu_fabric.oci.oke_version``); the cluster's."""
     worker_subnet_id: pulumi.Input[str]
+    """OCID of the subnet the nodes are placed in."""
     image_id: pulumi.Input[str]
+    """OCID of the node image. RDMA shapes boot custom images only: one with DOCA-OFED
+    and the NVIDIA driver (the oci-hpc-oke GPU images)."""
     cni: str = "npn"
+    """The cluster's CNI: ``npn`` (VCN-native pods, needs ``pod_subnet_id``) or
+    ``flannel``."""
     pod_subnet_id: pulumi.Input[str] | None = None
+    """OCID of the pod subnet (``npn`` only)."""
     ssh_public_key: str | None = None
-    tags: dict[str, str] = field(default_factory=dict)
+    """An SSH public key for the nodes' ``opc`` user; None: no SSH key."""
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """OCI freeform tags of the node pool, its nodes and the compute cluster."""
     depends_on: pulumi.Input[Sequence[pulumi.Input[pulumi.Resource]]] = ()
-    aliases_parent: pulumi.Resource | None = None
+    """What the node pool waits for: the launch policy
+    (``gpu_fabric.oci.launch_policy``) that lets it launch into the compute cluster."""
+
+
+def oke_node_version(version: str) -> str:
+    """OKE's node pool version for a Kubernetes version: ``1.34`` -> this library's OKE
+    1.34 patch (``v1.34.1``); ``1.34.2`` -> ``v1.34.2``. ValueError if OKE has none."""
+    return oke_version(KubeVersion.parse(version))
 
 
 class OciGpuNodePool(pulumi.ComponentResource):
@@ -141,18 +175,18 @@ class OciGpuNodePool(pulumi.ComponentResource):
             raise ValueError(
                 f"OciGpuNodePoolArgs.kubernetes_version: '{args.kubernetes_version}' is not an "
                 "OKE node pool version; give the cluster's full version with its v, such as "
-                "v1.34.1 (gpu_fabric.clouds.oci.options.oke_version)"
+                "v1.34.1 (gpu_fabric.oci.oke_version('1.34'))"
             )
         network = pod_network(args.cni, args.pod_subnet_id)  # refuses npn without pod subnet
         super().__init__(NODE_POOL_TYPE, name, None, opts)
-        child = moved_child_opts(self, args.aliases_parent)
+        child = moved_child_opts(self, opts)
         pool, base, shown = args.pool, args.name_prefix, args.display_prefix
         self.compute_cluster = core.ComputeCluster(
             f"{base}-{pool.name}-rdma",
             availability_domain=args.availability_domain,
             compartment_id=args.compartment_id,
             display_name=f"{shown}-{pool.name}-rdma",
-            freeform_tags=args.tags,
+            freeform_tags=dict(args.tags),
             opts=child(),
         ) if pool.machine.has_fabric else None
         placement = _Placement(
@@ -180,7 +214,7 @@ class OciGpuNodePool(pulumi.ComponentResource):
                 compute_cluster_id=self.compute_cluster.id if self.compute_cluster else None,
                 placement_configs=[placement],
                 node_pool_pod_network_option_details=network,
-                freeform_tags=args.tags,
+                freeform_tags=dict(args.tags),
             ),
             initial_node_labels=[
                 containerengine.NodePoolInitialNodeLabelArgs(key=k, value=v)
@@ -189,7 +223,7 @@ class OciGpuNodePool(pulumi.ComponentResource):
             node_metadata={"user_data": taint_user_data(args.fabric.taints,
                                                         args.kubernetes_version)},
             ssh_public_key=args.ssh_public_key,
-            freeform_tags=args.tags,
+            freeform_tags=dict(args.tags),
             opts=child(depends_on=args.depends_on),
         )
         self.register_outputs({

@@ -123,12 +123,13 @@ class OciGpuCluster(GpuCluster):
             block = OciGpuNodePool(
                 f"{self.name}-{pool.name}-pool",
                 OciGpuNodePoolArgs(
-                    self.name, self.spec.name, options.compartment_id, cluster.id, self._zone,
-                    pool, self.fabrics[pool.name], version, net.worker_subnet_id, image,
-                    cni=options.cni, pod_subnet_id=net.pod_subnet_id,
+                    name_prefix=self.name, display_prefix=self.spec.name,
+                    compartment_id=options.compartment_id, cluster_id=cluster.id,
+                    availability_domain=self._zone, pool=pool, fabric=self.fabrics[pool.name],
+                    kubernetes_version=version, worker_subnet_id=net.worker_subnet_id,
+                    image_id=image, cni=options.cni, pod_subnet_id=net.pod_subnet_id,
                     ssh_public_key=options.ssh_public_key, tags=tags,
                     depends_on=policy_ready if pool.machine.has_fabric else (),
-                    aliases_parent=self,
                 ),
                 opts=self.child_opts(),
             )
@@ -186,10 +187,10 @@ class OciGpuCluster(GpuCluster):
         return OciFabricNetwork(
             f"{self.name}-network",
             OciFabricNetworkArgs(
-                self.name, options.compartment_id, addresses, endpoint_public=endpoint_public,
+                name_prefix=self.name, compartment_id=options.compartment_id,
+                addresses=addresses, endpoint_public=endpoint_public,
                 endpoint_allowed_cidrs=endpoint_allowed_cidrs,
                 public_load_balancers=options.public_load_balancers, tags=tags,
-                aliases_parent=self,
             ),
             opts=self.child_opts(),
         ).ids
