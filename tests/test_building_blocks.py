@@ -271,6 +271,7 @@ def test_block_args_take_no_cluster_spec_and_no_resource_but_waits(cloud: str, n
     for f in fields(_public(cloud, name)):
         annotation = str(f.type)
         assert "ClusterSpec" not in annotation, (name, f.name)
+        assert "Callable" not in annotation, (name, f.name)  # plain data, serialisable
         assert "Resource" not in annotation or f.name == "depends_on", (name, f.name)
 
 
@@ -337,3 +338,31 @@ def test_azure_pool_block_names_its_own_zone_field() -> None:
         NdAgentPool("train-gpu", args)
     (problem,) = info.value.problems
     assert problem.path == "AzureNdAgentPoolArgs.zone" and problem.value == "4"
+
+
+def test_a_block_under_a_component_of_yours_carries_no_alias() -> None:
+    """Only a GpuCluster's blocks alias their children (to the cluster they moved from)."""
+    import pulumi
+
+    from gpu_fabric.digitalocean import FabricNetwork, FabricNetworkArgs
+
+    def program() -> None:
+        team = pulumi.ComponentResource("team:index:Infra", "team")
+        FabricNetwork("team-net", FabricNetworkArgs(
+            name_prefix="team", vpc_name="team-vpc", region="nyc2", ip_range="10.200.0.0/20"),
+            opts=pulumi.ResourceOptions(parent=team))
+
+    plan = run_program(program)
+    vpc = plan.one("digitalocean:index/vpc:Vpc", "team-vpc")
+    assert vpc.parent == plan.one("gpufabric:digitalocean:FabricNetwork", "team-net").urn
+    assert vpc.aliases == ()
+
+
+def test_aws_network_block_needs_a_new_vpc_or_yours() -> None:
+    from gpu_fabric.aws import FabricNetwork, FabricNetworkArgs
+
+    with pytest.raises(ValueError) as info:
+        FabricNetwork("n", FabricNetworkArgs(name_prefix="n", cluster_name="c",
+                                             cidr="10.0.0.0/16"))
+    assert str(info.value) == ("AwsFabricNetworkArgs: give cidr and plan (a new VPC), or "
+                               "existing (your VPC's ids)")
