@@ -20,7 +20,7 @@ SIZE_azure := 360 MB
 SIZE_digitalocean := 20 MB
 SIZE_oci := 330 MB
 
-.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation
+.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation golden
 
 $(VENV)/bin/python:
 	@echo "==> creating the virtualenv $(VENV) with $$($(PYTHON) --version)"
@@ -91,3 +91,7 @@ clean:
 
 urns: $(DEV_STAMP)
 	$(PY) -m gpu_fabric urns --write
+
+# Re-write every stack's golden render + plan (tests/data/golden/); review the diff.
+golden: $(DEV_STAMP)
+	$(PY) scripts/update_golden.py
