@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_fabric import versions
 from gpu_fabric.catalog import get_machine
 from gpu_fabric.errors import SpecError
 from tests.specs import spec_dict, with_pool
@@ -207,7 +208,7 @@ def test_efa_device_plugin_tolerates_gpu_taints(stack_plan) -> None:
     plan = stack_plan("aws-p5")
     release = next(r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
                    if r.inputs["chart"] == "aws-efa-k8s-device-plugin")
-    assert release.inputs["version"] == "v0.5.30"
+    assert release.inputs["version"] == versions.EFA_DEVICE_PLUGIN.version  # the pin
     keys = {t.get("key") for t in release.inputs["values"]["tolerations"]}
     assert {"nvidia.com/gpu", "CriticalAddonsOnly"} <= keys
     charts = {r.inputs["chart"] for r in plan.by_type("kubernetes:helm.sh/v3:Release")}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpu_fabric import versions
 from gpu_fabric.cli import main, prog_name
 from gpu_fabric.render import RECORD
 
@@ -72,9 +73,9 @@ def test_render_refuses_a_folder_it_did_not_write(
 def test_layer_index_gives_the_pinned_versions(tmp_path: Path) -> None:
     assert _render("aws-p5", tmp_path) == 0
     addons = yaml.safe_load((tmp_path / "layer.yaml").read_text())["addons"]
-    # components/gpu_fabric/versions.py: KYVERNO chart 3.6.1, EFA_DEVICE_PLUGIN chart v0.5.30.
-    assert addons["kyverno"] == {"enabled": True, "version": "3.6.1"}
-    assert addons["efa_device_plugin"]["version"] == "v0.5.30"
+    # The pins (components/gpu_fabric/versions.py); literally in tests/data/golden/*/render/.
+    assert addons["kyverno"] == {"enabled": True, "version": versions.KYVERNO.version}
+    assert addons["efa_device_plugin"]["version"] == versions.EFA_DEVICE_PLUGIN.version
     pinned = {k: a for k, a in addons.items() if k != "nccl_installer"}
     assert all(a["version"] for a in pinned.values()), pinned
 

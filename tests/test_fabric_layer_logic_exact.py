@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from gpu_fabric import versions
 from gpu_fabric.catalog import Cloud, get_machine
 from gpu_fabric.fabric import plugins as plugins_module
 from gpu_fabric.fabric.addons import ResolvedAddon, generic_defaults, resolve_addons
@@ -289,10 +290,9 @@ def test_resolve_addons_precedence_versions_values_and_namespaces() -> None:
 
 
 def test_chart_is_the_pin_or_the_spec_version() -> None:
-    # gpu_fabric/versions.py: GPU_OPERATOR = Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0")
+    # No spec version: the pinned chart itself (gpu_fabric/versions.py GPU_OPERATOR).
     pinned = ResolvedAddon("gpu_operator", True, None)
-    assert pinned.chart() == Chart(
-        "https://helm.ngc.nvidia.com/nvidia", "gpu-operator", "v26.7.0")
+    assert pinned.chart() == versions.GPU_OPERATOR
     # KUEUE = Chart("oci://registry.k8s.io/kueue/charts", "kueue", "0.14.4")
     overridden = ResolvedAddon("kueue", True, "0.15.0")
     assert overridden.chart() == Chart("oci://registry.k8s.io/kueue/charts", "kueue", "0.15.0")
@@ -305,10 +305,8 @@ def test_chart_of_an_image_addon_is_refused() -> None:
 
 
 def test_image_is_the_pin_or_the_spec_tag() -> None:
-    # gpu_fabric/versions.py: MULTUS_THICK = Image("ghcr.io/k8snetworkplumbingwg/multus-cni",
-    # "v4.3.0-thick")
-    assert ResolvedAddon("multus", True, None).image() == Image(
-        "ghcr.io/k8snetworkplumbingwg/multus-cni", "v4.3.0-thick")
+    # No spec tag: the pinned image itself (gpu_fabric/versions.py MULTUS_THICK).
+    assert ResolvedAddon("multus", True, None).image() == versions.MULTUS_THICK
     assert ResolvedAddon("multus", True, "v4.2.0-thick").image() == Image(
         "ghcr.io/k8snetworkplumbingwg/multus-cni", "v4.2.0-thick")
     # An add-on without an artefact of its own (nccl_installer) takes the caller's image:
@@ -508,12 +506,11 @@ def test_build_layer_order_addons_and_values() -> None:
     # injection, above, then each part after the ones it waits for (_ordered docstring).
     assert layer.names == ["namespaces", "nvidia-device-plugin", "above-part", "cloud-part"]
     assert layer.addons.on("nvidia_device_plugin") is True
-    # NVIDIA_DEVICE_PLUGIN = Chart("https://nvidia.github.io/k8s-device-plugin",
-    # "nvidia-device-plugin", "0.18.2"), in namespace nvidia-device-plugin (urns).
+    # The pinned NVIDIA_DEVICE_PLUGIN chart, in namespace nvidia-device-plugin (urns).
     release = layer.part("nvidia-device-plugin").charts[0]
     assert (release.release, release.chart, release.namespace) == (
         "nvidia-device-plugin",
-        Chart("https://nvidia.github.io/k8s-device-plugin", "nvidia-device-plugin", "0.18.2"),
+        versions.NVIDIA_DEVICE_PLUGIN,
         "nvidia-device-plugin",
     )
     # The cloud got the merged chart values: layers above first, the cloud last (wins).

@@ -55,6 +55,7 @@ from typing import Any
 
 import pytest
 
+from gpu_fabric import versions
 from gpu_fabric.errors import Problem, SpecError
 from gpu_fabric.fabric import parts
 from gpu_fabric.fabric.addons import ADDONS, ResolvedAddon, ResolvedAddons
@@ -199,11 +200,11 @@ def test_chart_release_merges_computed_then_cloud_then_spec_values() -> None:
     computed = {"driver": {"enabled": True, "rdma": {"enabled": True}},
                 "toolkit": {"enabled": True}, "cdi": {"enabled": True}}
     release = parts.chart_release(ADDONS["gpu_operator"], addons, computed, cloud, spec, fabrics)
-    # PINS: GPU_OPERATOR = Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0"); release name =
+    # PINS: the pinned chart (its version is not this test's point); release name =
     # chart name (urns: oci-a100 ...-fabric-gpu-operator-gpu-operator).
     assert release == HelmRelease(
         "gpu-operator",
-        Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0"),
+        versions.GPU_OPERATOR,
         "gpu-operator",
         {
             # the spec's addons.gpu_operator.values win over the cloud's ...
@@ -293,7 +294,7 @@ def test_do_h200_seed_is_multus_then_eight_host_device_nads() -> None:
     pod = multus.manifests[-1]["spec"]["template"]["spec"]
     # PINS: MULTUS_THICK; an existing cluster's pool without labels: no confinement.
     assert [c["image"] for c in pod["initContainers"] + pod["containers"]] == [
-        "ghcr.io/k8snetworkplumbingwg/multus-cni:v4.3.0-thick"] * 2
+        versions.MULTUS_THICK.ref] * 2
     assert "affinity" not in pod
     assert nads == Part(
         "nads", tuple(_host_device_nad(i, "default") for i in range(8)), after=("multus",),
@@ -514,8 +515,7 @@ def test_sriov_device_plugin_one_vf_resource_per_pooled_resource() -> None:
     ]}
     [container] = part.manifests[2]["spec"]["template"]["spec"]["containers"]
     # PINS: SRIOV_DEVICE_PLUGIN.
-    assert container["image"] == (
-        "ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin:v3.9.0")
+    assert container["image"] == versions.SRIOV_DEVICE_PLUGIN.ref
 
 
 # -- GPU Operator and the NVIDIA device plugin ---------------------------------------------
@@ -545,7 +545,7 @@ def test_gpu_operator_on_oci_rdma_with_its_device_plugin() -> None:
         "gpu-operator",
         (_ns("gpu-operator", privileged=True),),
         (HelmRelease(
-            "gpu-operator", Chart(NVIDIA_HELM, "gpu-operator", "v26.7.0"), "gpu-operator",
+            "gpu-operator", versions.GPU_OPERATOR, "gpu-operator",
             _gpu_operator_values(rdma=True, device_plugin=True, service_monitor=False)
             | _contributed("gpu_operator", "test-oci", "gpu"),
         ),),
@@ -585,8 +585,7 @@ def test_nvidia_device_plugin_on_aws() -> None:
         (_ns("nvidia-device-plugin", privileged=True),),
         (HelmRelease(
             "nvidia-device-plugin",
-            Chart("https://nvidia.github.io/k8s-device-plugin", "nvidia-device-plugin",
-                  "0.18.2"),
+            versions.NVIDIA_DEVICE_PLUGIN,
             "nvidia-device-plugin",
             # nvidia-device-plugin 0.18.2 values.yaml keys ``tolerations`` (line 86) and
             # ``gfd.enabled`` (lines 106-107).
@@ -669,7 +668,7 @@ def _dra_driver_part(values: dict[str, Any]) -> Part:
         "nvidia-dra-driver",
         (_ns("nvidia-dra-driver-gpu", privileged=True),),
         (HelmRelease("nvidia-dra-driver-gpu",
-                     Chart(NVIDIA_HELM, "nvidia-dra-driver-gpu", "25.12.0"),  # PINS
+                     versions.NVIDIA_DRA_DRIVER,  # PINS
                      "nvidia-dra-driver-gpu", values),),
         description="NVIDIA DRA driver for GPUs (gpu.nvidia.com, ComputeDomains)",
     )
@@ -732,8 +731,7 @@ def test_gke_a4_self_installed_dranet_in_two_namespaces() -> None:
                                       | _contributed("nvidia_dra_driver", "test-gcp", "gpu"))
     assert dranet == Part(
         "dranet", (),
-        (HelmRelease("dranet", Chart("oci://registry.k8s.io/networking/charts", "dranet",
-                                     "v1.4.0"),  # PINS: DRANET
+        (HelmRelease("dranet", versions.DRANET,  # PINS: DRANET
                      "kube-system",
                      {"tolerations": TOLERATIONS, "args": {"cloudProviderHint": "GCE"},
                       **_contributed("dranet", "test-gcp", "gpu")}),),

@@ -28,7 +28,7 @@ from gpu_fabric.fabric.injection import (
     system_namespaces,
 )
 from gpu_fabric.fabric.problems import refuse
-from gpu_fabric.fabric.taints import daemonset_tolerations, gpu_taint
+from gpu_fabric.fabric.taints import GPU_TAINT_KEYS, daemonset_tolerations, gpu_taint
 from gpu_fabric.fabric.workload import (
     FragmentError,
     PodFragment,
@@ -41,6 +41,7 @@ from gpu_fabric.fabric.workload import (
 from gpu_fabric.spec import load_spec
 from tests.fabric_helpers import existing, fabric_of
 from tests.specs import spec_dict
+from tests.support.literals import AnyOrder
 
 # -- PodFragment.apply: the merge contract of its docstring -------------------------
 # "Lists are merged by name; existing resource values for the same keys are replaced",
@@ -387,12 +388,25 @@ def test_gpu_taint_per_cloud(cloud, vendor, key, value) -> None:
     assert (taint.key, taint.value, taint.effect) == (key, value, "NoSchedule")
 
 
-def test_daemonset_tolerations_list_every_key_once_then_the_blanket_pair() -> None:
+def test_gpu_taint_keys_are_every_clouds_gpu_taint() -> None:
+    """The one literal list of the keys (the other tests compare tolerations in any order:
+    Kubernetes matches them as a set, so the tuple's order is not behaviour)."""
+    assert sorted(GPU_TAINT_KEYS) == sorted([
+        "nvidia.com/gpu",      # GKE (nvidia.com/gpu=present), EKS, OKE: test_gpu_taint_per_cloud
+        "amd.com/gpu",         # DOKS AMD GPU nodes (DOKS docs, GPU worker nodes)
+        "sku",                 # AKS GPU docs: sku=gpu:NoSchedule
+        # aws-efa-k8s-device-plugin v0.5.30 values.yaml:333, the EFA node taint its
+        # chart's commented tolerations name (tests/data/upstream/values/)
+        "aws.amazon.com/efa",
+    ])
+
+
+def test_daemonset_tolerations_list_every_key_once_and_the_blanket_pair() -> None:
     from gpu_fabric.fabric.description import Toleration
 
     extra = (Toleration("dedicated", "Equal", "training", "NoSchedule"),
              Toleration("nvidia.com/gpu"))
-    assert daemonset_tolerations(extra) == [
+    assert daemonset_tolerations(extra) == AnyOrder([
         {"key": "nvidia.com/gpu", "operator": "Exists"},
         {"key": "amd.com/gpu", "operator": "Exists"},
         {"key": "sku", "operator": "Exists"},
@@ -401,7 +415,7 @@ def test_daemonset_tolerations_list_every_key_once_then_the_blanket_pair() -> No
         {"key": "dedicated", "operator": "Equal", "value": "training", "effect": "NoSchedule"},
         {"operator": "Exists", "effect": "NoSchedule"},
         {"operator": "Exists", "effect": "NoExecute"},
-    ]
+    ])
 
 
 # -- injection: the pieces of the policies -----------------------------------------

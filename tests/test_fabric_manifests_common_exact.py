@@ -75,7 +75,7 @@ from gpu_fabric.fabric.manifests.common import (
     service_account,
 )
 from gpu_fabric.fabric.manifests.values import deep_merge
-from tests.support.literals import TOLERATIONS
+from tests.support.literals import TOLERATIONS, AnyOrder
 
 
 # -- meta ------------------------------------------------------------------------------
@@ -566,7 +566,7 @@ def test_node_agent_host_pid_alone_other_priority_zero_grace_extra_tolerations()
                 "metadata": {"labels": {"app.kubernetes.io/name": "agent"}},
                 "spec": {
                     "serviceAccountName": "agent",
-                    "tolerations": [
+                    "tolerations": AnyOrder([
                         {"key": "nvidia.com/gpu", "operator": "Exists"},
                         {"key": "amd.com/gpu", "operator": "Exists"},
                         {"key": "sku", "operator": "Exists"},
@@ -576,7 +576,7 @@ def test_node_agent_host_pid_alone_other_priority_zero_grace_extra_tolerations()
                          "effect": "NoSchedule"},
                         {"operator": "Exists", "effect": "NoSchedule"},
                         {"operator": "Exists", "effect": "NoExecute"},
-                    ],
+                    ]),
                     "containers": [{"name": "probe", "image": "registry.k8s.io/pause:3.10"}],
                     "hostPID": True,
                     "priorityClassName": "system-cluster-critical",

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from gpu_fabric import versions
 from gpu_fabric.catalog import get_machine
 from gpu_fabric.errors import SpecError
 from gpu_fabric.fabric.description import describe_cluster
@@ -49,13 +50,12 @@ from tests.specs import spec_dict
 
 ON = {"enabled": True}
 MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
-IB_IMAGE = "ghcr.io/coreweave/nccl-tests:12.8.1-devel-ubuntu22.04-nccl2.26.2-1-0708d2e"
-EFA_IMAGE = ("public.ecr.aws/hpc-cloud/nccl-tests:"
-             "cuda12.8.1-efa1.43.2-ofiv1.16.3-ncclv2.27.7-1-testsv2.16.9")
-GIB_IMAGE = "us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib-diagnostic:v1.1.1"
-GIB_ARM_IMAGE = (
-    "us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib-diagnostic-arm64:v1.0.6"
-)
+# The pinned images (components/gpu_fabric/versions.py): which one each cloud runs is the
+# point here, not their tags (those show in tests/data/golden/ and docs/images.md).
+IB_IMAGE = versions.NCCL_TESTS_IB.ref
+EFA_IMAGE = versions.NCCL_TESTS_EFA.ref
+GIB_IMAGE = versions.GKE_NCCL_DIAGNOSTIC.ref
+GIB_ARM_IMAGE = versions.GKE_NCCL_DIAGNOSTIC_ARM64.ref
 
 
 def _plan(cloud: str, machine: str | None = None, name: str = "acc",
@@ -96,7 +96,7 @@ def test_azure_plan_fields() -> None:
         Runner.MPIJOB, IB_IMAGE, 280.0, 400.0
     )
     assert plan.install_mpi_operator is True
-    assert plan.mpi_operator_image.ref == "mpioperator/mpi-operator:0.6.0"
+    assert plan.mpi_operator_image == versions.MPI_OPERATOR
     assert plan.labels == {"gpufabric.dev/nccl-acceptance": "acc"}
     assert plan.fabric.machine.name == "Standard_ND96isr_H100_v5"
 
@@ -482,7 +482,7 @@ def test_mpi_operator_objects() -> None:
                                         "seccompProfile": {"type": "RuntimeDefault"}},
                     "containers": [{
                         "name": "mpi-operator",
-                        "image": "mpioperator/mpi-operator:0.6.0",
+                        "image": versions.MPI_OPERATOR.ref,
                         "args": ["-alsologtostderr", "--lock-namespace", "mpi-operator",
                                  "--namespace", "acceptance"],
                         "resources": {"requests": {"cpu": "100m", "memory": "256Mi"},

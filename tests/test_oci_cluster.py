@@ -7,6 +7,7 @@ import ipaddress
 
 import pytest
 
+from gpu_fabric import versions
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan.model import PlannedResource, PlanResult
 from gpu_fabric.spec import load_spec
@@ -99,7 +100,7 @@ def test_reservation_goes_to_the_placement(spec_plan) -> None:
 def test_enhanced_cluster_with_pinned_version_and_cni(stack_plan, spec_plan) -> None:
     cluster = stack_plan("oci-h100").one(CLUSTER)
     assert cluster.inputs["type"] == "ENHANCED_CLUSTER"
-    assert cluster.inputs["kubernetesVersion"] == "v1.34.1"
+    assert cluster.inputs["kubernetesVersion"] == versions.OKE_KUBERNETES_VERSIONS["1.34"]
     assert cluster.inputs["clusterPodNetworkOptions"] == [{"cniType": "OCI_VCN_IP_NATIVE"}]
     assert cluster.inputs["endpointConfig"]["isPublicIpEnabled"] is False
     data = spec_dict("oci", kubernetes={"version": "1.33"})

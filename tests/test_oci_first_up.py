@@ -10,6 +10,7 @@ import json
 
 import yaml
 
+from gpu_fabric import versions
 from gpu_fabric.fabric.workload import pod_fragment
 from tests.fabric_helpers import existing, fabric_of, layer_of
 
@@ -190,7 +191,7 @@ def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
     assert job["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "3600"}
     pod = job["spec"]["template"]["spec"]
     (created,), (ready,) = pod["initContainers"], pod["containers"]
-    assert created["image"] == ready["image"] == "registry.k8s.io/kubectl:v1.34.1"
+    assert created["image"] == ready["image"] == versions.KUBECTL.ref
     assert created["args"] == [
         "wait", "--for=create", "daemonset/nvidia-container-toolkit-daemonset",
         "-n", "gpu-operator", "--timeout=3300s", "--cache-dir=/tmp/kube-cache"]
