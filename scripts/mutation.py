@@ -233,12 +233,39 @@ def _patch_config(module: str) -> None:
     """
     import mutmut.configuration as configuration
 
+    _patch_names()
     table = _config(module)
 
     def reader() -> Any:
         return lambda key, default: table.get(key, default)
 
     configuration._config_reader = reader
+
+
+def _patch_names() -> None:
+    """Name mutants by the module the tests import (``gpu_fabric.x``), not by the path.
+
+    mutmut 3.8.1 names a mutant after its file's path and strips only a ``src.``
+    prefix (``utils/format_utils.get_mutant_name``); the package lives in
+    ``components/gpu_fabric`` and is imported as ``gpu_fabric``, so without this no
+    test hit matches a mutant ("tests recorded trampoline hits but none match") and a
+    run counts every mutant as unrun. Done before ``mutmut.__main__`` is imported: it
+    imports the function by name.
+    """
+    import mutmut.mutation.file_mutation as file_mutation
+    from mutmut.utils import format_utils
+
+    if getattr(format_utils.get_mutant_name, "patched", False):
+        return
+    original = format_utils.get_mutant_name
+
+    def named(relative_source_path: Path, mutant_method_name: str) -> str:
+        name: str = original(relative_source_path, mutant_method_name)
+        return name.removeprefix("components.")
+
+    named.patched = True  # type: ignore[attr-defined]
+    format_utils.get_mutant_name = named
+    file_mutation.get_mutant_name = named
 
 
 def _run_mutmut(module: str, max_children: int, mutants: list[str] | None = None) -> None:

@@ -72,7 +72,8 @@ def resolve_addons(
     resolved = ResolvedAddons()
     for key, addon in ADDONS.items():
         choice = spec.addons.choice(addon)
-        on = choice.enabled if choice.enabled is not None else enabled.get(key, False)
+        # generic_defaults has every key: a contributor only overrides some.
+        on = choice.enabled if choice.enabled is not None else enabled[key]
         resolved[key] = ResolvedAddon(
             key=key,
             enabled=on,
