@@ -20,10 +20,11 @@ import pytest
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.clouds.contract import CloudProvider
-from gpu_fabric.clouds.registry import PLUGINS, PROVIDERS, provider_for
+from gpu_fabric.clouds.registry import PROVIDER_MODULES, PROVIDERS, provider_for
 from gpu_fabric.fabric.layer import build_layer
 from gpu_fabric.fabric.model import Part
 from gpu_fabric.fabric.plugins import LayerPlugins
+from gpu_fabric.layers import plugins as default_plugins
 from gpu_fabric.plan import fakes as fakes_loader
 from gpu_fabric.plan.cloud_facts import PlanFacts, every_cloud, plan_facts
 from gpu_fabric.plan.fakes import fakes_for
@@ -212,21 +213,55 @@ def test_no_cloud_package_by_string_either(path: Path) -> None:
 
 
 # -- the contract's tables --------------------------------------------------------------
+# The layer's members (a test's own LayerPlugins needs only these), then the cloud's facts.
 CONTRACT_MEMBERS = ("cloud", "check", "describe", "node_labels", "addon_defaults",
                     "chart_values", "parts")
+PROVIDER_MEMBERS = (
+    "options_model", "options_required", "sdk", "cluster_class_name", "cluster_class",
+    "check_infrastructure", "infrastructure_needs_fabrics", "docs", "zone_example", "has_zones",
+    "zone_example_in", "location_problems", "legacy_api_cidrs", "public_endpoint",
+    "api_access_problems", "encryption_problems", "accepts_key_vault_id", "capacity_types",
+    "check_capacity", "check_pool_name", "gpu_taint", "topology_levels", "managed_dranet",
+    "own_device_plugins",
+)
+
+
+def test_the_member_lists_are_the_protocols() -> None:
+    """The lists above are the contract's (a member added to it is added here too)."""
+    from gpu_fabric.clouds.contract import CloudLayer
+
+    def members(protocol: type) -> set[str]:
+        return {n for n in vars(protocol) if not n.startswith("_")}
+
+    assert members(CloudLayer) | members(CloudLayer.__mro__[1]) | {"chart_values"} == set(
+        CONTRACT_MEMBERS)
+    assert members(CloudProvider) == set(PROVIDER_MEMBERS)
 
 
 @pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
 def test_every_cloud_has_a_provider_with_the_whole_contract(cloud: Cloud) -> None:
     provider: CloudProvider = provider_for(cloud)
     assert provider.cloud is cloud
-    for member in CONTRACT_MEMBERS:
+    for member in (*CONTRACT_MEMBERS, *PROVIDER_MEMBERS):
         assert hasattr(provider, member), member
-    assert PLUGINS.cloud(cloud) is provider
+    assert default_plugins().cloud(cloud) is provider
+    assert PROVIDERS[cloud] is provider
 
 
-def test_registry_lists_every_cloud_once() -> None:
+def test_registry_lists_every_cloud_once_as_its_folders_provider() -> None:
+    """One line per cloud, naming ``clouds/<cloud>/provider.py`` (the slice's entry)."""
     assert sorted(c.value for c in PROVIDERS) == sorted(c.value for c in Cloud)
+    assert {c.value: m for c, m in PROVIDER_MODULES.items()} == {
+        c.value: f"gpu_fabric.clouds.{c.value}.provider" for c in Cloud}
+
+
+def test_a_cloud_missing_from_the_registry_is_named() -> None:
+    from gpu_fabric.fabric.plugins import LayerPlugins
+
+    two = LayerPlugins({c: PROVIDERS[c] for c in (Cloud.AWS, Cloud.OCI)})
+    with pytest.raises(LookupError,
+                       match="no cloud layer registered for 'gcp'; registered: aws, oci"):
+        two.cloud(Cloud.GCP)
 
 
 @pytest.mark.parametrize("cloud", list(Cloud), ids=lambda c: c.value)
@@ -369,7 +404,7 @@ def test_build_layer_uses_the_plugins_it_is_given() -> None:
 
     spec = load_spec(spec_dict("aws"))
     plugins = LayerPlugins(clouds={Cloud.AWS: _MarkerLayer(provider_for(Cloud.AWS))},
-                           above=PLUGINS.above)
+                           above=default_plugins().above)
     layer = build_layer(spec, describe_cluster(spec, plugins), plugins)
     assert "marker" in layer.names
     assert "marker" not in build_layer(spec, describe_cluster(spec)).names

@@ -6,7 +6,8 @@ import pulumi
 import pytest
 
 from gpu_fabric.catalog import Cloud
-from gpu_fabric.clouds.factory import CLUSTER_CLASSES, build_cluster, cluster_class
+from gpu_fabric.clouds.factory import build_cluster, cluster_class
+from gpu_fabric.clouds.registry import clouds, provider_for
 from gpu_fabric.cluster import GpuCluster
 from gpu_fabric.plan.runner import run_program
 from gpu_fabric.spec import load_spec
@@ -38,12 +39,14 @@ def test_existing_cluster_plan_has_the_common_shape(cloud: str, spec_plan) -> No
 
 
 def test_factory_maps_every_cloud_to_its_class_token() -> None:
-    assert set(CLUSTER_CLASSES) == set(Cloud)
+    assert set(clouds()) == set(Cloud)
     for cloud in Cloud:
         cls = cluster_class(cloud)
         assert issubclass(cls, GpuCluster)
         assert cls.cloud is cloud
         assert cls.module == cloud.value
+        assert cls.__name__ == provider_for(cloud).cluster_class_name
+        assert cls.__module__ == f"gpu_fabric.clouds.{cloud.value}.cluster"  # in its folder
 
 
 def test_wrong_cloud_class_is_refused() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gpu_fabric.catalog import Cloud
-from gpu_fabric.sdks import SDKS
+from gpu_fabric.sdks import sdk_module
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -36,7 +36,7 @@ def test_one_extra_per_cloud_with_its_pinned_sdk(cloud: str) -> None:
     extra = PYPROJECT["optional-dependencies"][cloud]
     assert _names(extra) == [DISTRIBUTIONS[cloud]]
     assert "==" in extra[0]  # pinned
-    assert SDKS[Cloud(cloud)] == DISTRIBUTIONS[cloud].replace("-", "_")
+    assert sdk_module(Cloud(cloud)) == DISTRIBUTIONS[cloud].replace("-", "_")
 
 
 def test_all_and_dev_carry_every_cloud_at_the_same_pin() -> None:

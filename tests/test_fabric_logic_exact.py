@@ -17,6 +17,7 @@ import json
 import pytest
 
 from gpu_fabric.catalog import Cloud, GpuVendor
+from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.errors import Problem, SpecError
 from gpu_fabric.fabric.derive import dra_api_version, dra_classes
 from gpu_fabric.fabric.injection import (
@@ -28,7 +29,7 @@ from gpu_fabric.fabric.injection import (
     system_namespaces,
 )
 from gpu_fabric.fabric.problems import refuse
-from gpu_fabric.fabric.taints import GPU_TAINT_KEYS, daemonset_tolerations, gpu_taint
+from gpu_fabric.fabric.taints import GPU_TAINT_KEYS, daemonset_tolerations
 from gpu_fabric.fabric.workload import (
     FragmentError,
     PodFragment,
@@ -384,7 +385,7 @@ def test_refuse_raises_one_problem_with_or_without_a_value() -> None:
     (Cloud.OCI, GpuVendor.NVIDIA, "nvidia.com/gpu", "present"),
 ])
 def test_gpu_taint_per_cloud(cloud, vendor, key, value) -> None:
-    taint = gpu_taint(cloud, vendor)
+    taint = provider_for(cloud).gpu_taint(vendor)
     assert (taint.key, taint.value, taint.effect) == (key, value, "NoSchedule")
 
 
@@ -1169,10 +1170,11 @@ def test_pool_labels_and_taints_written_out() -> None:
     assert pool_labels(pool, dra=False) == {"gpufabric.dev/pool": "gpu",
                                             "gpufabric.dev/fabric": "efa", "team": "vision"}
     # gpu_taint: false drops our GPU taint; the pool's own taints are kept as written.
-    assert pool_taints(spec, pool) == (Taint("dedicated", "training", "NoExecute"),)
+    aws_taint = provider_for(Cloud.AWS).gpu_taint(pool.machine.gpu.vendor)
+    assert pool_taints(spec, pool, aws_taint) == (Taint("dedicated", "training", "NoExecute"),)
     raw["node_pools"][0]["gpu_taint"] = True
     tainted = load_spec(raw)
-    assert pool_taints(tainted, tainted.node_pools[0]) == (
+    assert pool_taints(tainted, tainted.node_pools[0], aws_taint) == (
         Taint("nvidia.com/gpu", "true", "NoSchedule"),
         Taint("dedicated", "training", "NoExecute"))
     # AWS EFA: MTU 9001 (catalog, AWS jumbo frames) unless the spec sets one.

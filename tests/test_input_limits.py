@@ -1,7 +1,8 @@
 """Unit tests of what the bad-input corpus (tests/test_bad_inputs.py) exercises end to end.
 
-Expected values are literal: the region/zone facts cite components/gpu_fabric/regions.py's
-sources, the reserved-address counts components/gpu_fabric/addressing.py's.
+Expected values are literal: the region/zone facts cite the sources in
+components/gpu_fabric/clouds/<cloud>/regions.py, the reserved-address counts those in
+components/gpu_fabric/clouds/<cloud>/checks.py.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.oci.regions import oci_ad_names
+from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.errors import Problem, SpecError
 from gpu_fabric.nccl.parser import parse
 from gpu_fabric.plan.plaintext_secrets import plaintext_problems
 from gpu_fabric.plan.safe_yaml import load_bounded
-from gpu_fabric.regions import location_problems, oci_ad_names
 from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict, with_pool
 
@@ -76,7 +78,7 @@ def test_integer_node_count_still_loads() -> None:
     assert load_spec(with_pool("gcp", node_count=3)).node_pools[0].node_count == 3
 
 
-# -- regions and zones (components/gpu_fabric/regions.py sources) --------------------------------
+# -- regions and zones (components/gpu_fabric/clouds/<cloud>/regions.py sources) ---------------
 
 
 @pytest.mark.parametrize(("cloud", "region", "zone"), [
@@ -92,7 +94,7 @@ def test_integer_node_count_still_loads() -> None:
     (Cloud.DIGITALOCEAN, "atl1", None),
 ])
 def test_real_locations_pass(cloud: Cloud, region: str, zone: str | None) -> None:
-    assert location_problems(cloud, region, zone) == []
+    assert provider_for(cloud).location_problems(region, zone) == []
 
 
 @pytest.mark.parametrize(("cloud", "region", "zone", "path"), [
@@ -108,7 +110,7 @@ def test_real_locations_pass(cloud: Cloud, region: str, zone: str | None) -> Non
 ])
 def test_wrong_locations_are_refused(cloud: Cloud, region: str, zone: str | None,
                                      path: str) -> None:
-    problems = location_problems(cloud, region, zone)
+    problems = provider_for(cloud).location_problems(region, zone)
     assert [p.path for p in problems] == [path]
 
 
@@ -119,7 +121,7 @@ def test_oci_ad_names() -> None:
     assert oci_ad_names("ap-osaka-1") == ["AP-OSAKA-1-AD-1"]
 
 
-# -- address plans (components/gpu_fabric/addressing.py) -------------------------------------------
+# -- address plans (components/gpu_fabric/clouds/<cloud>/checks.py) ---------------------------
 
 
 def _problems(data: dict) -> list[str]:

@@ -340,7 +340,7 @@ def test_run_plan_refuses_a_bad_spec_naming_its_source(tmp_path: Path) -> None:
 
 def test_run_plan_refuses_what_preflight_refuses_naming_the_source() -> None:
     """A /28 holds 12 GKE nodes after 4 reserved addresses: 11 GPU + 2 system do not fit
-    (components/gpu_fabric/addressing.py; tests/test_input_limits.py)."""
+    (components/gpu_fabric/clouds/<cloud>/checks.py; tests/test_input_limits.py)."""
     data = spec_dict("gcp", network={"cidr": "10.0.0.0/28"})
     data["node_pools"][0]["node_count"] = 11
     with pytest.raises(SpecError) as info:

@@ -980,8 +980,9 @@ def test_each_rule_raises_its_own_error_type(
 
 def test_location_problems_of_the_region_tables_are_reported_with_the_others() -> None:
     """us-east-1-a starts with its region but is no AWS AZ name: <region><letter>
-    (docs.aws.amazon.com "Regions and Zones"); components/gpu_fabric/regions.py refuses it,
-    together with the missing api_access (components/gpu_fabric/security.py)."""
+    (docs.aws.amazon.com "Regions and Zones"); the AWS provider
+    (components/gpu_fabric/clouds/aws/provider.py) refuses it, together with the missing
+    api_access (components/gpu_fabric/security.py)."""
     data = spec_dict("aws", api_access=None, location={"region": "us-east-1",
                                                        "zone": "us-east-1-a"})
     lines = problems(data)

@@ -1,7 +1,8 @@
 """gpu-fabric: Pulumi components for multi-node GPU clusters with their RDMA fabric.
 
-The public API. Cloud components are imported lazily, so ``import gpu_fabric``
-loads no cloud SDK; ``gpu_fabric.GcpGpuCluster`` imports pulumi_gcp on first use.
+The public API. Everything but the catalog is imported on first use, so
+``import gpu_fabric`` loads no cloud module and no cloud SDK;
+``gpu_fabric.GcpGpuCluster`` imports that cloud's folder and its SDK then.
 
 Typical use in your own Pulumi program::
 
@@ -31,24 +32,35 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import Cloud, FabricKind, Machine, get_machine, machines
-
-# The cloud providers register as the fabric layer's default (pure, no cloud SDK).
-from gpu_fabric.clouds import registry as _registry  # noqa: F401
 from gpu_fabric.errors import Problem, SpecError
-from gpu_fabric.spec import ClusterSpec, load_spec
+from gpu_fabric.fabric.plugins import install as _install
 
 if TYPE_CHECKING:
     from gpu_fabric.clouds.factory import build_cluster
     from gpu_fabric.cluster import ClusterInfra, GpuCluster, NodePoolInfo
     from gpu_fabric.existing import ExistingGpuCluster
     from gpu_fabric.fabric.description import FabricDescription, describe_cluster
+    from gpu_fabric.fabric.plugins import LayerPlugins
     from gpu_fabric.fabric.stack import FabricStack, FabricStackArgs
     from gpu_fabric.fabric.workload import PodFragment, fragment_for, pod_fragment
     from gpu_fabric.nccl.component import NcclAcceptance, NcclAcceptanceArgs
     from gpu_fabric.plan.model import PlanResult
     from gpu_fabric.plan.offline import plan_program
+    from gpu_fabric.spec import ClusterSpec, load_spec
+
+
+def _registry_plugins() -> LayerPlugins:
+    from gpu_fabric.layers import plugins
+
+    return plugins()
+
+
+# The registry's cloud layers become the fabric layer's default when first needed.
+_install(_registry_plugins)
 
 _LAZY: dict[str, str] = {
+    "ClusterSpec": "gpu_fabric.spec",
+    "load_spec": "gpu_fabric.spec",
     "GpuCluster": "gpu_fabric.cluster",
     "ClusterInfra": "gpu_fabric.cluster",
     "NodePoolInfo": "gpu_fabric.cluster",
@@ -63,11 +75,6 @@ _LAZY: dict[str, str] = {
     "fragment_for": "gpu_fabric.fabric.workload",
     "NcclAcceptance": "gpu_fabric.nccl.component",
     "NcclAcceptanceArgs": "gpu_fabric.nccl.component",
-    "GcpGpuCluster": "gpu_fabric.clouds.gcp.cluster",
-    "AwsGpuCluster": "gpu_fabric.clouds.aws.cluster",
-    "AzureGpuCluster": "gpu_fabric.clouds.azure.cluster",
-    "DigitalOceanGpuCluster": "gpu_fabric.clouds.digitalocean.cluster",
-    "OciGpuCluster": "gpu_fabric.clouds.oci.cluster",
     "plan_program": "gpu_fabric.plan.offline",
     "PlanResult": "gpu_fabric.plan.model",
 }
@@ -108,13 +115,21 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+    elif name.endswith("GpuCluster"):  # a cloud's component class, named by its provider
+        value = _cluster_class(name)
+    else:
         raise AttributeError(f"module 'gpu_fabric' has no attribute {name!r}")
-    parts = module.split(".")
-    if parts[1:2] == ["clouds"] and parts[-1] == "cluster":  # a cloud's component class
-        from gpu_fabric.sdks import require_sdk
-
-        require_sdk(Cloud(parts[2]))  # a missing SDK says which extra installs it
-    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def _cluster_class(name: str) -> Any:
+    from gpu_fabric.clouds.factory import cluster_class
+    from gpu_fabric.clouds.registry import providers
+
+    for provider in providers():
+        if provider.cluster_class_name == name:
+            return cluster_class(provider.cloud)  # a missing SDK says which extra installs it
+    raise AttributeError(f"module 'gpu_fabric' has no attribute {name!r}")

@@ -29,8 +29,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from gpu_fabric.catalog import Cloud, Machine
-from gpu_fabric.clouds.registry import PLUGINS
 from gpu_fabric.fabric.description import FabricDescription, describe_cluster
+from gpu_fabric.layers import plugins
 from gpu_fabric.spec import ClusterSpec
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class GpuCluster(pulumi.ComponentResource):
             )
         # Pure derivations first: a spec that cannot be described fails before any
         # resource is registered.
-        fabrics = describe_cluster(spec, PLUGINS)
+        fabrics = describe_cluster(spec, plugins())
         if spec.acceptance.enabled:
             from gpu_fabric.nccl.manifests import plan_acceptance
 
@@ -128,7 +128,7 @@ class GpuCluster(pulumi.ComponentResource):
 
         self.fabric_stack = FabricStack(
             f"{name}-fabric",
-            FabricStackArgs(spec=spec, fabrics=fabrics, plugins=PLUGINS,
+            FabricStackArgs(spec=spec, fabrics=fabrics, plugins=plugins(),
                             installers=self._layer_installers()),
             opts=pulumi.ResourceOptions(
                 parent=self,

@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from gpu_fabric.clouds.registry import PLUGINS
 from gpu_fabric.fabric.description import describe_cluster
 from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.layers import plugins
 from gpu_fabric.spec import ClusterSpec
 
 # Hidden and without a YAML suffix: kubectl -f DIR, kustomize and Argo CD skip it.
@@ -34,7 +34,7 @@ class RenderTargetError(ValueError):
 
 
 def layer_for(spec: ClusterSpec) -> Layer:
-    return build_layer(spec, describe_cluster(spec, PLUGINS), PLUGINS)
+    return build_layer(spec, describe_cluster(spec, plugins()), plugins())
 
 
 class _Dumper(yaml.SafeDumper):

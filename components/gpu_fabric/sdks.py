@@ -1,10 +1,13 @@
 """Which Pulumi provider SDK each cloud needs, and the pip extra that installs it.
 
-Each cloud's SDK is an optional extra of the package (``pip install
-'gpu-fabric[aws]'``; pyproject.toml ``[project.optional-dependencies]``), since
+Each cloud's provider names its SDK (``sdk``); each SDK is an optional extra
+of the package (``pip install 'gpu-fabric[aws]'``; pyproject.toml
+``[project.optional-dependencies]``), since
 together they are ~1.3 GB a team that uses one cloud does not want. A stack
 whose cloud SDK is missing stops with the command that installs it, instead of
-a ``ModuleNotFoundError`` from deep inside a cloud module.
+a ``ModuleNotFoundError`` from deep inside a cloud module. The extras are named
+after the :class:`~gpu_fabric.catalog.Cloud` values, so
+``pip install 'gpu-fabric[<spec.cloud>]'`` always works.
 """
 
 from __future__ import annotations
@@ -15,15 +18,12 @@ from gpu_fabric.catalog import Cloud
 
 DISTRIBUTION = "gpu-fabric"
 
-# cloud -> (import name of its SDK, the extra that installs it). The extras are
-# named after Cloud values, so `pip install 'gpu-fabric[<spec.cloud>]'` always works.
-SDKS: dict[Cloud, str] = {
-    Cloud.GCP: "pulumi_gcp",
-    Cloud.AWS: "pulumi_aws",
-    Cloud.AZURE: "pulumi_azure_native",
-    Cloud.DIGITALOCEAN: "pulumi_digitalocean",
-    Cloud.OCI: "pulumi_oci",
-}
+
+def sdk_module(cloud: Cloud) -> str:
+    """Import name of ``cloud``'s SDK, as its provider declares it."""
+    from gpu_fabric.clouds.registry import provider_for
+
+    return provider_for(cloud).sdk
 
 
 class CloudSdkMissing(ModuleNotFoundError):
@@ -36,22 +36,24 @@ def install_hint(cloud: Cloud) -> str:
 
 def missing_message(cloud: Cloud) -> str:
     return (
-        f"the {cloud.value} cloud needs its Pulumi SDK ({SDKS[cloud]}), which is not "
+        f"the {cloud.value} cloud needs its Pulumi SDK ({sdk_module(cloud)}), which is not "
         f"installed: {install_hint(cloud)} (or '{DISTRIBUTION}[all]' for every cloud)"
     )
 
 
 def is_installed(cloud: Cloud) -> bool:
-    return importlib.util.find_spec(SDKS[cloud]) is not None
+    return importlib.util.find_spec(sdk_module(cloud)) is not None
 
 
 def require_sdk(cloud: Cloud) -> None:
     """Raise :class:`CloudSdkMissing` unless ``cloud``'s SDK can be imported."""
     if not is_installed(cloud):
-        raise CloudSdkMissing(missing_message(cloud), name=SDKS[cloud])
+        raise CloudSdkMissing(missing_message(cloud), name=sdk_module(cloud))
 
 
 def cloud_of_missing(exc: ModuleNotFoundError) -> Cloud | None:
     """The cloud whose SDK an import error is about (None for any other module)."""
+    from gpu_fabric.clouds.registry import clouds
+
     top = (exc.name or "").split(".")[0]
-    return next((cloud for cloud, module in SDKS.items() if module == top), None)
+    return next((cloud for cloud in clouds() if sdk_module(cloud) == top), None)

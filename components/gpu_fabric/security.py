@@ -13,7 +13,10 @@ says who may connect, or is refused at validate, the way cluster-toolkit's GKE
 blueprints require ``authorized_cidr``. Opening it to everyone is still possible,
 but only through the explicitly named ``allow_public_internet``.
 
-Kept free of cloud SDK imports (the spec imports it).
+The per-cloud rules (key formats, what each API server cannot do, a cloud
+section's own endpoint switch and authorized ranges) are each provider's
+(``clouds/<cloud>/provider.py``). Kept free of cloud SDK imports (the spec
+imports it).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
@@ -118,27 +121,6 @@ class ApiAccessSpec(_Section):
         return self
 
 
-# Customer key formats per cloud (what each API accepts as the key reference).
-_KEY_FORMATS: dict[Cloud, tuple[re.Pattern[str], str]] = {
-    Cloud.GCP: (
-        re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$"),
-        "projects/PROJECT/locations/REGION/keyRings/RING/cryptoKeys/KEY (Cloud KMS, same "
-        "region as the cluster)",
-    ),
-    Cloud.AWS: (
-        re.compile(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)/[A-Za-z0-9/_-]+$"),
-        "arn:aws:kms:REGION:ACCOUNT:key/KEY-ID (symmetric KMS key in the cluster's region)",
-    ),
-    Cloud.AZURE: (
-        re.compile(r"^https://[a-z0-9-]+\.vault\.azure\.net/keys/[^/]+/[0-9a-f]{32}$"),
-        "https://VAULT.vault.azure.net/keys/NAME/VERSION (Key Vault key identifier with its "
-        "version)",
-    ),
-    Cloud.OCI: (
-        re.compile(r"^ocid1\.key\.oc1\.[a-z0-9-]*\.[a-z0-9.]+$"),
-        "ocid1.key.oc1.REGION.... (OCI Vault master encryption key OCID)",
-    ),
-}
 _AZURE_VAULT_ID = re.compile(
     r"^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.KeyVault/vaults/[^/]+$"
 )
@@ -197,11 +179,7 @@ class ApiAccess:
 
 def _legacy_cidrs(spec: ClusterSpec) -> list[str]:
     """Per-cloud lists that predate ``api_access`` (still honoured, merged in)."""
-    opts = spec.options
-    out: list[str] = []
-    for name in ("master_authorized_networks", "public_access_cidrs", "endpoint_allowed_cidrs"):
-        out += [str(c) for c in getattr(opts, name, None) or []]
-    return out
+    return provider_for(spec.cloud).legacy_api_cidrs(spec.options)
 
 
 def effective_api_access(spec: ClusterSpec) -> ApiAccess:
@@ -213,12 +191,8 @@ def effective_api_access(spec: ClusterSpec) -> ApiAccess:
     for c in [*(str(c) for c in access.authorized_cidrs), *_legacy_cidrs(spec)]:
         if c not in cidrs and not (access.allow_public_internet and c == OPEN):
             cidrs.append(c)
-    opts = spec.options
-    public = not access.private_endpoint
-    if getattr(opts, "endpoint_public", False):  # OCI's own switch
-        public = True
-    if getattr(opts, "endpoint_public_access", True) is False:  # EKS's own switch
-        public = False
+    # A cloud section may have its own switch (the provider applies it).
+    public = provider_for(spec.cloud).public_endpoint(spec.options, not access.private_endpoint)
     return ApiAccess(public=public, cidrs=tuple(cidrs),
                      open_to_internet=access.allow_public_internet and public)
 
@@ -245,27 +219,8 @@ def security_problems(spec: ClusterSpec) -> list[Problem]:
 
 
 def _access_per_cloud(spec: ClusterSpec, access: ApiAccessSpec) -> list[Problem]:
-    out: list[Problem] = []
     cloud = spec.cloud
-    opts = spec.options
-    if cloud is Cloud.DIGITALOCEAN and access.private_endpoint:
-        out.append(Problem(
-            "api_access.private_endpoint",
-            "DOKS has no private-only API endpoint; list authorized_cidrs instead (they become "
-            "the cluster's control-plane firewall)", True, True,
-        ))
-    if cloud is Cloud.GCP and access.private_endpoint and opts is not None \
-            and not opts.private_nodes:
-        out.append(Problem(
-            "api_access.private_endpoint",
-            "a GKE private endpoint needs private nodes; remove gcp.private_nodes: false",
-            True, True,
-        ))
-    if access.private_endpoint and getattr(opts, "endpoint_public", False):
-        out.append(Problem(
-            "oci.endpoint_public",
-            "contradicts api_access.private_endpoint: true; remove one", True, True,
-        ))
+    out = provider_for(cloud).api_access_problems(spec, access)
     wide = [c for c in _legacy_cidrs(spec)
             if internet_wide(ipaddress.IPv4Network(c, strict=False))]
     if wide and not access.allow_public_internet:
@@ -278,25 +233,7 @@ def _access_per_cloud(spec: ClusterSpec, access: ApiAccessSpec) -> list[Problem]
 
 
 def _encryption_per_cloud(spec: ClusterSpec, enc: SecretsEncryptionSpec) -> list[Problem]:
-    cloud = spec.cloud
     if spec.existing is not None:
         return [Problem("secrets_encryption", "only applies to clusters this stack creates; "
                         "configure encryption on the running cluster instead")]
-    if cloud not in _KEY_FORMATS:
-        return [Problem("secrets_encryption", f"{cloud.display} offers no customer-managed key "
-                        "for Kubernetes Secrets; remove secrets_encryption")]
-    out: list[Problem] = []
-    pattern, shape = _KEY_FORMATS[cloud]
-    if not pattern.match(enc.kms_key):
-        out.append(Problem("secrets_encryption.kms_key",
-                           f"is not a {cloud.display} key reference; expected {shape}",
-                           enc.kms_key, True))
-    if cloud is Cloud.AWS and pattern.match(enc.kms_key) and \
-            f":kms:{spec.location.region}:" not in enc.kms_key:
-        out.append(Problem("secrets_encryption.kms_key",
-                           f"EKS needs a KMS key in the cluster's region {spec.location.region}",
-                           enc.kms_key, True))
-    if enc.azure_key_vault_id is not None and cloud is not Cloud.AZURE:
-        out.append(Problem("secrets_encryption.azure_key_vault_id", "only applies on Azure",
-                           enc.azure_key_vault_id, True))
-    return out
+    return provider_for(spec.cloud).encryption_problems(spec, enc)

@@ -1,12 +1,16 @@
-"""The registry: which :class:`~gpu_fabric.clouds.contract.CloudProvider` serves each cloud.
+"""The registry: which provider serves each cloud, one line per cloud, imported when asked.
 
-One explicit table (no import by string): every provider is pure Python, so
-loading them all costs no cloud SDK. :data:`PLUGINS` is the value the fabric
-layer is given (``describe_cluster(spec, PLUGINS)``, ``build_layer(...)``,
-``FabricStackArgs(plugins=...)``): the cloud layers plus the platform layer,
-which sits above the fabric and contributes through the same shape. Importing
-this module also installs :data:`PLUGINS` as the fabric layer's default, so
-``describe_cluster(spec)`` works without it (``import gpu_fabric`` does that).
+:data:`PROVIDER_MODULES` is the only table in the library that lists the clouds
+(besides the catalog's :class:`~gpu_fabric.catalog.Cloud` values and per-cloud
+machine files): cloud -> the module whose ``PROVIDER`` is that cloud's
+:class:`~gpu_fabric.clouds.contract.CloudProvider`. Nothing is imported until a
+cloud is asked for (:func:`provider_for`), so ``import gpu_fabric`` and
+``import gpu_fabric.catalog`` load no cloud module; a provider module itself
+imports only the cloud's spec section, never its SDK.
+
+:data:`PROVIDERS` is the clouds' part of the value the fabric layer is given,
+:func:`gpu_fabric.layers.plugins` (kept apart: the spec reads this registry, and
+the platform layer that value also holds reads the spec).
 
 The factory that picks a cloud's :class:`~gpu_fabric.cluster.GpuCluster` class
 is beside it, :mod:`gpu_fabric.clouds.factory`.
@@ -14,46 +18,62 @@ is beside it, :mod:`gpu_fabric.clouds.factory`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from gpu_fabric.catalog import Cloud
-from gpu_fabric.clouds.adapter import FunctionProvider
-from gpu_fabric.clouds.aws import fabric as aws_fabric
-from gpu_fabric.clouds.aws import kubernetes as aws_kubernetes
-from gpu_fabric.clouds.azure import fabric as azure_fabric
-from gpu_fabric.clouds.azure import kubernetes as azure_kubernetes
-from gpu_fabric.clouds.contract import CloudProvider
-from gpu_fabric.clouds.digitalocean import fabric as do_fabric
-from gpu_fabric.clouds.digitalocean import kubernetes as do_kubernetes
-from gpu_fabric.clouds.gcp import fabric as gcp_fabric
-from gpu_fabric.clouds.gcp import kubernetes as gcp_kubernetes
-from gpu_fabric.clouds.gcp.checks import check_spec as gcp_checks
-from gpu_fabric.clouds.oci import fabric as oci_fabric
-from gpu_fabric.clouds.oci import kubernetes as oci_kubernetes
-from gpu_fabric.fabric.plugins import LayerPlugins, install
-from gpu_fabric.platform.plugin import PLATFORM
 
-# Each line: the cloud, its describer module, its Kubernetes-layer module, its spec checks.
-PROVIDERS: Mapping[Cloud, CloudProvider] = {
-    p.cloud: p
-    for p in (
-        FunctionProvider.of(Cloud.GCP, gcp_fabric, gcp_kubernetes, gcp_checks),
-        FunctionProvider.of(Cloud.AWS, aws_fabric, aws_kubernetes),
-        FunctionProvider.of(Cloud.AZURE, azure_fabric, azure_kubernetes),
-        FunctionProvider.of(Cloud.DIGITALOCEAN, do_fabric, do_kubernetes, do_fabric.check_cluster),
-        FunctionProvider.of(Cloud.OCI, oci_fabric, oci_kubernetes),
-    )
+if TYPE_CHECKING:
+    from gpu_fabric.clouds.contract import CloudProvider
+
+# Each line: a cloud and the module of its provider (clouds/<cloud>/provider.py).
+PROVIDER_MODULES: Mapping[Cloud, str] = {
+    Cloud.GCP: "gpu_fabric.clouds.gcp.provider",
+    Cloud.AWS: "gpu_fabric.clouds.aws.provider",
+    Cloud.AZURE: "gpu_fabric.clouds.azure.provider",
+    Cloud.DIGITALOCEAN: "gpu_fabric.clouds.digitalocean.provider",
+    Cloud.OCI: "gpu_fabric.clouds.oci.provider",
 }
 
-PLUGINS = LayerPlugins(clouds=PROVIDERS, above=(PLATFORM,))
 
-
+@functools.cache
 def provider_for(cloud: Cloud) -> CloudProvider:
-    """The provider of ``cloud``; a cloud without one is a bug, said loudly."""
-    try:
-        return PROVIDERS[cloud]
-    except KeyError:
-        raise LookupError(f"no cloud provider registered for '{cloud.value}'") from None
+    """The provider of ``cloud`` (its module imported on first use); none is a bug, said loudly."""
+    module = PROVIDER_MODULES.get(cloud)
+    if module is None:
+        known = ", ".join(c.value for c in PROVIDER_MODULES)
+        raise LookupError(f"no cloud provider registered for '{cloud.value}'; registered: {known}")
+    provider: CloudProvider = importlib.import_module(module).PROVIDER
+    if provider.cloud is not cloud:
+        raise LookupError(f"{module}.PROVIDER serves '{provider.cloud.value}', not '{cloud.value}'")
+    return provider
 
 
-install(PLUGINS)
+def clouds() -> tuple[Cloud, ...]:
+    """The registered clouds, in registry order (imports nothing)."""
+    return tuple(PROVIDER_MODULES)
+
+
+def providers() -> Iterator[CloudProvider]:
+    """Every provider, in registry order (imports each provider module, no SDK)."""
+    return (provider_for(cloud) for cloud in PROVIDER_MODULES)
+
+
+class _Providers(Mapping["Cloud", "CloudProvider"]):
+    """Cloud -> provider, each imported when looked up (the cloud layers of the fabric layer)."""
+
+    def __getitem__(self, cloud: Cloud) -> CloudProvider:
+        if cloud not in PROVIDER_MODULES:
+            raise KeyError(cloud)
+        return provider_for(cloud)
+
+    def __iter__(self) -> Iterator[Cloud]:
+        return iter(PROVIDER_MODULES)
+
+    def __len__(self) -> int:
+        return len(PROVIDER_MODULES)
+
+
+PROVIDERS: Mapping[Cloud, CloudProvider] = _Providers()

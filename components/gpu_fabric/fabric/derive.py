@@ -14,7 +14,6 @@ from gpu_fabric.fabric.description import (
     Taint,
 )
 from gpu_fabric.fabric.problems import refuse
-from gpu_fabric.fabric.taints import gpu_taint
 from gpu_fabric.kube_version import KubeVersion
 
 if TYPE_CHECKING:
@@ -47,8 +46,9 @@ def pool_labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
     return labels
 
 
-def pool_taints(spec: ClusterSpec, pool: GpuNodePoolSpec) -> tuple[Taint, ...]:
-    taints = [gpu_taint(spec.cloud, pool.machine.gpu.vendor)] if pool.gpu_taint else []
+def pool_taints(spec: ClusterSpec, pool: GpuNodePoolSpec, gpu_taint: Taint) -> tuple[Taint, ...]:
+    """The pool's taints: the cloud's ``gpu_taint`` (unless the pool opts out), then its own."""
+    taints = [gpu_taint] if pool.gpu_taint else []
     taints += [Taint(t.key, t.value, t.effect) for t in pool.taints]
     return tuple(taints)
 

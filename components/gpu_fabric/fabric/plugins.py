@@ -10,14 +10,16 @@ type checking, never at run time); the registry that fills this value is
 :mod:`gpu_fabric.clouds.registry`.
 
 Callers pass the value explicitly (``build_layer(spec, fabrics, plugins)``);
-when they do not, the registry installed at ``import gpu_fabric`` is used, the
+when they do not, the default installed at ``import gpu_fabric`` is used, the
 way dranet's cloud providers register themselves, so ``describe_cluster(spec)``
-keeps working in scripts and tests.
+keeps working in scripts and tests. ``import gpu_fabric`` installs a loader,
+not the value: the registry (and through it a cloud) is imported the first
+time a default is needed, never at import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +27,7 @@ from gpu_fabric.catalog import Cloud
 from gpu_fabric.fabric.manifests.values import deep_merge
 
 if TYPE_CHECKING:
-    from gpu_fabric.clouds.contract import ChartValues, CloudProvider, LayerContributor
+    from gpu_fabric.clouds.contract import ChartValues, CloudLayer, LayerContributor
     from gpu_fabric.fabric.description import FabricDescription
     from gpu_fabric.spec import ClusterSpec
 
@@ -46,10 +48,10 @@ class MergedValues:
 class LayerPlugins:
     """The cloud layers by cloud, and the contributors above the fabric, in order."""
 
-    clouds: Mapping[Cloud, CloudProvider]
+    clouds: Mapping[Cloud, CloudLayer]
     above: tuple[LayerContributor, ...] = ()
 
-    def cloud(self, cloud: Cloud) -> CloudProvider:
+    def cloud(self, cloud: Cloud) -> CloudLayer:
         found = self.clouds.get(cloud)
         if found is None:
             known = ", ".join(sorted(c.value for c in self.clouds)) or "none"
@@ -65,11 +67,12 @@ class LayerPlugins:
         return MergedValues((*self.above, self.cloud(cloud)))
 
 
-_installed: list[LayerPlugins] = []
+_installed: list[LayerPlugins | Callable[[], LayerPlugins]] = []
 
 
-def install(plugins: LayerPlugins) -> None:
-    """Make ``plugins`` the default (``gpu_fabric.clouds.registry`` does it on import)."""
+def install(plugins: LayerPlugins | Callable[[], LayerPlugins]) -> None:
+    """Make ``plugins`` the default, or a function that makes it when first needed
+    (``import gpu_fabric`` installs the registry's that way)."""
     _installed[:] = [plugins]
 
 
@@ -82,4 +85,8 @@ def installed(plugins: LayerPlugins | None = None) -> LayerPlugins:
             "no cloud layers installed: `import gpu_fabric` installs the cloud registry; "
             "or pass a LayerPlugins value"
         )
-    return _installed[0]
+    found = _installed[0]
+    if not isinstance(found, LayerPlugins):
+        found = found()
+        _installed[:] = [found]
+    return found

@@ -38,7 +38,7 @@ class FabricStackArgs:
     """Inputs: the validated spec and one fabric description per GPU pool.
 
     ``plugins``: the cloud layers and the layers above the fabric
-    (:data:`gpu_fabric.clouds.registry.PLUGINS`; the installed default when None).
+    (:func:`gpu_fabric.layers.plugins`; the installed default when None).
     ``installers``: for each part with ``installed_by`` (a cloud resource ordered
     between layer parts, e.g. the OKE Network Operator add-on), the function that
     creates it, given the resources it must wait for.

@@ -1,6 +1,6 @@
-"""GPU node taints per cloud, and the tolerations every fabric DaemonSet carries.
+"""The tolerations every fabric DaemonSet carries, for the GPU taints of every cloud.
 
-One table: the cloud components taint GPU pools with :func:`gpu_taint`, and
+Each cloud's provider says the taint its GPU pools carry (``gpu_taint``), and
 every DaemonSet of the Kubernetes layer tolerates :data:`GPU_TAINT_KEYS` with
 ``operator: Exists`` (any value: NVIDIA's plugin deadlocked on nodes tainted
 ``nvidia.com/gpu=true`` when it tolerated only ``=present``) and, for pools with
@@ -9,26 +9,10 @@ their own taints, any NoSchedule/NoExecute taint.
 
 from __future__ import annotations
 
-from gpu_fabric.catalog import Cloud, GpuVendor
-from gpu_fabric.fabric.description import Taint, Toleration
-
-_TAINT_VALUE: dict[Cloud, str] = {
-    Cloud.GCP: "present",  # GKE adds nvidia.com/gpu=present:NoSchedule itself
-    Cloud.AWS: "true",
-    Cloud.AZURE: "gpu",  # AKS GPU docs: sku=gpu:NoSchedule
-    Cloud.DIGITALOCEAN: "",  # DOKS taints GPU nodes nvidia.com/gpu / amd.com/gpu
-    Cloud.OCI: "present",
-}
+from gpu_fabric.fabric.description import Toleration
 
 # Every key any supported cloud puts on GPU or fabric nodes.
 GPU_TAINT_KEYS: tuple[str, ...] = ("nvidia.com/gpu", "amd.com/gpu", "sku", "aws.amazon.com/efa")
-
-
-def gpu_taint(cloud: Cloud, vendor: GpuVendor) -> Taint:
-    """The taint this project puts on (or expects on) a cloud's GPU nodes."""
-    if cloud is Cloud.AZURE:
-        return Taint("sku", _TAINT_VALUE[cloud])
-    return Taint(vendor.resource, _TAINT_VALUE[cloud])
 
 
 # Node agents must also run on nodes a spec taints its own way (``node_pools[].taints``,

@@ -1,7 +1,7 @@
 """The platform layer for shared GPU clusters (teams, quotas, gang scheduling, GPU
 sharing, monitoring), built on the fabric layer. It contributes to that layer
-through :data:`gpu_fabric.platform.plugin.PLATFORM` (its parts, Kueue's default,
-MIG's node labels and GPU Operator values), the same contract clouds use.
+through :class:`gpu_fabric.platform.plugin.PlatformLayer` (its parts, Kueue's
+default, MIG's node labels and GPU Operator values), the same contract clouds use.
 
 Everything here is a pure function of the spec and the fabric descriptions; the
 fabric layer's :class:`~gpu_fabric.fabric.stack.FabricStack` turns the parts into
@@ -81,8 +81,10 @@ def parts(
     fabrics: Mapping[str, FabricDescription],
     addons: ResolvedAddons,
     values: ChartValues,
+    topology_levels: tuple[str, ...],
 ) -> list[Part]:
-    """The platform's parts; ``values`` are the contributed chart values (cloud's included)."""
+    """The platform's parts; ``values`` are the contributed chart values (cloud's included),
+    ``topology_levels`` the cloud's Kueue topology levels."""
     from gpu_fabric.fabric.parts import (
         SYSTEM_NAMESPACES,
         WORKLOAD_NAMESPACES,
@@ -172,7 +174,7 @@ def parts(
         out.append(Part("team-compute-domains", tuple(domains), after=(TEAMS, *driver),
                         description="ComputeDomains (IMEX) in team namespaces"))
     if addons.on(KUEUE):
-        cluster_objects = kueue.cluster_manifests(spec, fabrics)
+        cluster_objects = kueue.cluster_manifests(spec, fabrics, topology_levels)
         cluster_objects += kueue.workload_priority_classes(teams.PRIORITIES)
         out.append(Part(KUEUE_QUEUES, tuple(cluster_objects + queues), after=(KUEUE.part, TEAMS),
                         description="Kueue Topologies, ResourceFlavors, ClusterQueues, "

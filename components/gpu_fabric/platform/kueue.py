@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gpu_fabric.catalog import Cloud
 from gpu_fabric.fabric.layer import Manifest
 from gpu_fabric.fabric.manifests.common import meta
 from gpu_fabric.platform.quotas import DRA_DEVICES, PoolQuota
@@ -26,40 +25,25 @@ API = "kueue.x-k8s.io/v1beta1"
 COHORT = "gpu-fabric"
 LOCAL_QUEUE = "gpu"
 HOSTNAME = "kubernetes.io/hostname"
-# Node labels that describe the network hierarchy, outermost first (hostname last,
-# as Kueue requires). GKE labels nodes in compact placement/dense reservations; EKS
-# labels instances with their EC2 instance topology. Elsewhere nodes carry no
-# fabric-block label, so placement falls back to the node.
-TOPOLOGY_LEVELS: dict[Cloud, tuple[str, ...]] = {
-    Cloud.GCP: (
-        "cloud.google.com/gce-topology-block",
-        "cloud.google.com/gce-topology-subblock",
-        "cloud.google.com/gce-topology-host",
-        HOSTNAME,
-    ),
-    Cloud.AWS: (
-        "topology.k8s.aws/network-node-layer-1",
-        "topology.k8s.aws/network-node-layer-2",
-        "topology.k8s.aws/network-node-layer-3",
-        HOSTNAME,
-    ),
-    Cloud.AZURE: (HOSTNAME,),
-    Cloud.DIGITALOCEAN: (HOSTNAME,),
-    Cloud.OCI: (HOSTNAME,),
-}
+# The cloud's node labels that describe the network hierarchy, outermost first
+# (hostname last, as Kueue requires), come from its provider (``topology_levels``)
+# through :class:`~gpu_fabric.platform.plugin.PlatformLayer`: ``levels`` below. A
+# cloud whose nodes carry no fabric-block label has the hostname alone, so
+# placement falls back to the node.
 # Requests without a team-level CPU/memory budget: Kueue must cover every resource a
 # pod requests, so CPU and memory are covered with a bound nodes reach first.
 UNBOUNDED_CPU = "100000"
 UNBOUNDED_MEMORY = "1000Ti"
 
 
-def topology_name(spec: ClusterSpec, pool: GpuNodePoolSpec) -> str:
-    return "gpu-fabric-hostname" if _hostname_only(spec, pool) else f"gpu-fabric-{spec.cloud}"
+def topology_name(spec: ClusterSpec, pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> str:
+    hostname_only = _hostname_only(pool, levels)
+    return "gpu-fabric-hostname" if hostname_only else f"gpu-fabric-{spec.cloud}"
 
 
-def _hostname_only(spec: ClusterSpec, pool: GpuNodePoolSpec) -> bool:
+def _hostname_only(pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> bool:
     # Block labels exist only on nodes placed compactly; a pool without placement has none.
-    return len(TOPOLOGY_LEVELS[spec.cloud]) == 1 or pool.placement == "none"
+    return len(levels) == 1 or pool.placement == "none"
 
 
 def topology(name: str, levels: tuple[str, ...]) -> Manifest:
@@ -76,12 +60,12 @@ def flavor_name(pool: str) -> str:
 
 
 def resource_flavor(spec: ClusterSpec, pool: GpuNodePoolSpec,
-                    fabric: FabricDescription) -> Manifest:
+                    fabric: FabricDescription, levels: tuple[str, ...]) -> Manifest:
     labels = dict(fabric.node_selector)
     body: dict[str, Any] = {}
     if labels:
         body["nodeLabels"] = labels
-        body["topologyName"] = topology_name(spec, pool)  # Kueue needs nodeLabels for TAS
+        body["topologyName"] = topology_name(spec, pool, levels)  # nodeLabels for TAS
     tolerations = [t.exact_toleration().to_dict() for t in fabric.taints]
     if tolerations:
         body["tolerations"] = tolerations
@@ -159,13 +143,14 @@ def workload_priority_classes(priorities: Mapping[str, int]) -> list[Manifest]:
 
 
 def cluster_manifests(
-    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
+    spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], levels: tuple[str, ...]
 ) -> list[Manifest]:
-    """Topologies and ResourceFlavors (cluster-scoped, shared by every team)."""
-    names = {topology_name(spec, p) for p in spec.node_pools if fabrics[p.name].node_selector}
+    """Topologies and ResourceFlavors (cluster-scoped, shared by every team); ``levels``:
+    the cloud's topology levels."""
+    names = {topology_name(spec, p, levels) for p in spec.node_pools
+             if fabrics[p.name].node_selector}
     out = []
     for name in sorted(names):
-        levels = (HOSTNAME,) if name == "gpu-fabric-hostname" else TOPOLOGY_LEVELS[spec.cloud]
-        out.append(topology(name, levels))
-    out += [resource_flavor(spec, p, fabrics[p.name]) for p in spec.node_pools]
+        out.append(topology(name, (HOSTNAME,) if name == "gpu-fabric-hostname" else levels))
+    out += [resource_flavor(spec, p, fabrics[p.name], levels) for p in spec.node_pools]
     return out

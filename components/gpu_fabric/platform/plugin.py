@@ -1,21 +1,23 @@
 """The platform layer as a contributor to the fabric layer (see :mod:`gpu_fabric.fabric.plugins`).
 
 The platform is built on the fabric: the fabric layer never imports it. What the
-platform adds to a cluster reaches the layer through this object, registered by
-:mod:`gpu_fabric.clouds.registry` after the cloud: its parts (teams, queues,
+platform adds to a cluster reaches the layer through this object, made by
+:mod:`gpu_fabric.layers` and listed after the cloud: its parts (teams, queues,
 dashboards, MIG configuration), Kueue on by default when teams share the
 cluster, MIG's node label on MIG pools and MIG's GPU Operator values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.fabric.addons import GPU_OPERATOR, KUEUE
 from gpu_fabric.platform import mig
 
 if TYPE_CHECKING:
+    from gpu_fabric.catalog import Cloud
     from gpu_fabric.clouds.contract import ChartValues
     from gpu_fabric.fabric.addons import ResolvedAddons
     from gpu_fabric.fabric.description import FabricDescription
@@ -23,8 +25,15 @@ if TYPE_CHECKING:
     from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
 
 
+@dataclass(frozen=True)
 class PlatformLayer:
-    """Teams, quotas, gang scheduling, GPU sharing and monitoring on top of the fabric."""
+    """Teams, quotas, gang scheduling, GPU sharing and monitoring on top of the fabric.
+
+    ``topology_levels`` answers a cloud's Kueue topology levels (its provider's, given
+    by the registry: the platform imports no cloud).
+    """
+
+    topology_levels: Callable[[Cloud], tuple[str, ...]]
 
     def node_labels(self, spec: ClusterSpec, pool: GpuNodePoolSpec) -> Mapping[str, str]:
         # The GPU Operator's MIG manager partitions a node by this label.
@@ -64,7 +73,4 @@ class PlatformLayer:
     ) -> Sequence[Part]:
         from gpu_fabric import platform
 
-        return platform.parts(spec, fabrics, addons, values)
-
-
-PLATFORM = PlatformLayer()
+        return platform.parts(spec, fabrics, addons, values, self.topology_levels(spec.cloud))

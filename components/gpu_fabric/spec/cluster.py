@@ -6,24 +6,20 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import (
     Field,
     ValidationInfo,
+    create_model,
     field_validator,
     model_validator,
 )
 
 from gpu_fabric.catalog import Cloud, FabricKind
-from gpu_fabric.clouds.aws.options import AwsOptions
-from gpu_fabric.clouds.azure.options import AzureOptions
-from gpu_fabric.clouds.digitalocean.options import DigitalOceanOptions
-from gpu_fabric.clouds.gcp.options import GcpOptions
-from gpu_fabric.clouds.oci.options import OciOptions
+from gpu_fabric.clouds.registry import clouds, provider_for
 from gpu_fabric.errors import Problem
 from gpu_fabric.kube_version import KubeVersion
-from gpu_fabric.regions import location_problems
 from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
 from gpu_fabric.spec.addons import AddonsSpec
 from gpu_fabric.spec.base import Cidr, SpecModel, _ctx_cloud, _dns_label, _fail
@@ -54,32 +50,35 @@ class LocationSpec(SpecModel):
 
 
 def _check_location(location: LocationSpec, cloud: Cloud | None) -> None:
-    """The zone is given where the cloud has zones, lies in the region, and absent on DO."""
+    """The zone is given where the cloud needs one, lies in the region, and absent where
+    the cloud has none (the provider says which)."""
+    if cloud is None:
+        return
+    provider = provider_for(cloud)
     zone, region = location.zone, location.region
-    if cloud in (Cloud.GCP, Cloud.AWS, Cloud.OCI) and not zone:
+    if provider.zone_example is not None and not zone:
         raise _fail(
             "zone_required",
             "location.zone is required on {cloud}: the GPU nodes and their fabric live in "
             "one zone (e.g. {example})",
             cloud=cloud.display,
-            example={Cloud.GCP: "us-west8-c", Cloud.AWS: "us-east-1a",
-                     Cloud.OCI: "Uocm:US-ASHBURN-AD-1"}[cloud],
+            example=provider.zone_example,
             at="zone",
         )
-    if cloud in (Cloud.GCP, Cloud.AWS) and zone and not zone.startswith(region):
+    example = provider.zone_example_in(region)
+    if example is not None and zone and not zone.startswith(region):
         raise _fail(
             "zone_region",
             "zone '{zone}' is not in region '{region}'; use a zone of that region "
             "(e.g. {example})",
             zone=zone,
             region=region,
-            # GCP zones are <region>-<letter>, AWS AZs <region><letter> (us-east-1a).
-            example=f"{region}-a" if cloud is Cloud.GCP else f"{region}a",
+            example=example,
             at="zone", got=zone,
         )
-    if cloud is Cloud.DIGITALOCEAN and zone:
+    if not provider.has_zones and zone:
         raise _fail(
-            "zone_unsupported", "DigitalOcean has no zones; remove location.zone", at="zone"
+            "zone_unsupported", f"{cloud.display} has no zones; remove location.zone", at="zone"
         )
 
 
@@ -223,10 +222,12 @@ class ExistingClusterSpec(SpecModel):
 
 
 # -- the whole cluster -------------------------------------------------------------
-_SECTIONS = ("gcp", "aws", "azure", "digitalocean", "oci")
+# One section per registered cloud, named after its value (``gcp:``...), typed by the
+# cloud's provider (``options_model``); the cluster model is made with them below.
+_SECTIONS = tuple(c.value for c in clouds())
 
 
-class ClusterSpec(SpecModel):
+class ClusterSpecBase(SpecModel):
     """Everything a stack declares about one GPU cluster."""
 
     name: str = Field(description="Cluster name (lowercase DNS label, <= 40 chars)")
@@ -254,11 +255,6 @@ class ClusterSpec(SpecModel):
     secrets_encryption: SecretsEncryptionSpec | None = Field(
         default=None, description="Encrypt Kubernetes Secrets at rest with your own KMS key"
     )
-    gcp: GcpOptions | None = None
-    aws: AwsOptions | None = None
-    azure: AzureOptions | None = None
-    digitalocean: DigitalOceanOptions | None = None
-    oci: OciOptions | None = None
 
     def __init__(self, /, **data: Any) -> None:
         # Fill the validation context from the raw input so that nested models can
@@ -279,7 +275,7 @@ class ClusterSpec(SpecModel):
 
     # "before": a section of another cloud is refused as such, not checked against its
     # own schema first (a `gcp:` block on an AWS cluster used to say gcp.project missing).
-    @field_validator(*_SECTIONS, mode="before")
+    @field_validator(*_SECTIONS, mode="before", check_fields=False)
     @classmethod
     def _section_matches_cloud(cls, value: Any, info: ValidationInfo) -> Any:
         return _section_of_cloud(value, info.field_name, _ctx_cloud(info))
@@ -305,6 +301,23 @@ class ClusterSpec(SpecModel):
     @property
     def fabric_pools(self) -> list[GpuNodePoolSpec]:
         return [p for p in self.node_pools if p.machine.has_fabric]
+
+
+def _with_cloud_sections() -> type[ClusterSpecBase]:
+    """:class:`ClusterSpecBase` and one optional section per registered cloud, last."""
+    sections: dict[str, Any] = {
+        cloud.value: (provider_for(cloud).options_model | None, None) for cloud in clouds()
+    }
+    return create_model(
+        "ClusterSpec", __base__=ClusterSpecBase, __module__=__name__,
+        __doc__=ClusterSpecBase.__doc__, **sections,
+    )
+
+
+if TYPE_CHECKING:
+    ClusterSpec = ClusterSpecBase
+else:
+    ClusterSpec = _with_cloud_sections()
 
 
 def _unique_pools(pools: list[GpuNodePoolSpec]) -> list[GpuNodePoolSpec]:
@@ -347,9 +360,9 @@ def _check_cross_fields(spec: ClusterSpec) -> None:
 def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     """Checks that need several sections at once (run after every field is valid)."""
     out: list[Problem] = security_problems(spec)
-    out += location_problems(spec.cloud, spec.location.region, spec.location.zone)
+    out += provider_for(spec.cloud).location_problems(spec.location.region, spec.location.zone)
     pool_names = {p.name for p in spec.node_pools}
-    if spec.existing is None and spec.options is None and spec.cloud is not Cloud.DIGITALOCEAN:
+    if spec.existing is None and spec.options is None and provider_for(spec.cloud).options_required:
         out.append(Problem(
             spec.cloud.value,
             f"section '{spec.cloud.value}:' is required to create a {spec.cloud.display} cluster "

@@ -14,6 +14,7 @@ from pydantic import (
 )
 
 from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.registry import provider_for, providers
 from gpu_fabric.kube_version import KubeVersion
 from gpu_fabric.spec.base import SpecModel, _ctx_cloud, _ctx_version, _dns_label, _fail
 
@@ -110,19 +111,24 @@ def _check_fabric(
             raise _fail(
                 "dra_version", "DRA needs Kubernetes 1.32 or later", at="mode", got="dra"
             )
-    if fabric.dranet == "managed" and cloud not in (None, Cloud.GCP):
+    if fabric.dranet == "managed" and cloud is not None \
+            and not provider_for(cloud).managed_dranet:
+        where = " and ".join(p.docs.service for p in providers() if p.managed_dranet)
         raise _fail(
             "dranet_managed",
-            "managed DRANet is a GKE feature; on {c} use dranet: self",
+            f"managed DRANet is a {where} feature; on {{c}} use dranet: self",
             c=cloud.display,
             at="dranet", got=fabric.dranet,
         )
     if fabric.dranet == "managed" and not dra:
         raise _fail("dranet_mode", "dranet: managed needs fabric.mode: dra", at="dranet")
-    if fabric.device_plugin == "efa" and cloud not in (None, Cloud.AWS):
+    owners = [p.cloud for p in providers() if fabric.device_plugin in p.own_device_plugins]
+    if owners and cloud is not None and cloud not in owners:
         raise _fail(
-            "device_plugin", "the EFA device plugin exists only on AWS", at="device_plugin",
-            got="efa",
+            "device_plugin",
+            f"the {fabric.device_plugin.upper()} device plugin exists only on "
+            f"{' and '.join(c.display for c in owners)}",
+            at="device_plugin", got=fabric.device_plugin,
         )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Literal, Self
 
 from pydantic import (
@@ -14,6 +13,7 @@ from pydantic import (
 
 from gpu_fabric import catalog
 from gpu_fabric.catalog import Cloud, Machine
+from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.spec.base import LABEL_KEY, LABEL_VALUE, SpecModel, _ctx_cloud, _dns_label, _fail
 
 
@@ -34,15 +34,6 @@ class TaintSpec(SpecModel):
 CapacityType = Literal[
     "on_demand", "spot", "reservation", "capacity_block", "flex_start", "queued"
 ]
-_CAPACITY_BY_CLOUD: dict[Cloud, tuple[str, ...]] = {
-    Cloud.GCP: ("on_demand", "spot", "reservation", "flex_start", "queued"),
-    Cloud.AWS: ("on_demand", "spot", "reservation", "capacity_block"),
-    Cloud.AZURE: ("on_demand", "spot"),
-    Cloud.DIGITALOCEAN: ("on_demand",),
-    Cloud.OCI: ("on_demand", "reservation", "spot"),
-}
-
-
 class CapacitySpec(SpecModel):
     """How GPU capacity is obtained.
 
@@ -61,11 +52,12 @@ class CapacitySpec(SpecModel):
 
 def _check_capacity(capacity: CapacitySpec, cloud: Cloud | None) -> None:
     """The capacity type exists on the cloud; a reservation is given exactly when it is used."""
-    if cloud is not None and capacity.type not in _CAPACITY_BY_CLOUD[cloud]:
+    offered = provider_for(cloud).capacity_types if cloud is not None else (capacity.type,)
+    if cloud is not None and capacity.type not in offered:
         raise _fail(
             "capacity_type",
             "capacity type '{t}' is not available on {cloud}; valid: {valid}",
-            t=capacity.type, cloud=cloud.display, valid=", ".join(_CAPACITY_BY_CLOUD[cloud]),
+            t=capacity.type, cloud=cloud.display, valid=", ".join(offered),
             at="type", got=capacity.type,
         )
     needs = capacity.type in ("reservation", "capacity_block")
@@ -84,12 +76,8 @@ def _check_capacity(capacity: CapacitySpec, cloud: Cloud | None) -> None:
             t=capacity.type,
             at="reservation", got=capacity.reservation,
         )
-    if cloud is Cloud.AWS and capacity.reservation and not capacity.reservation.startswith("cr-"):
-        raise _fail(
-            "aws_reservation",
-            "AWS capacity reservations and Capacity Blocks have ids like cr-0123456789abcdef0",
-            at="reservation", got=capacity.reservation,
-        )
+    if cloud is not None:
+        provider_for(cloud).check_capacity(capacity)
 
 
 class MigSpec(SpecModel):
@@ -163,13 +151,9 @@ class GpuNodePoolSpec(SpecModel):
 
 
 def _pool_name(value: str, cloud: Cloud | None) -> str:
-    """A DNS label of at most 40 characters; on Azure, an agent pool name."""
-    if cloud is Cloud.AZURE and not re.match(r"^[a-z][a-z0-9]{0,11}$", value):
-        raise _fail(
-            "azure_pool_name",
-            "Azure agent pool names are 1-12 lowercase letters and digits, starting with "
-            "a letter (no '-')",
-        )
+    """A DNS label of at most 40 characters, and what the cloud asks of a pool name."""
+    if cloud is not None:
+        provider_for(cloud).check_pool_name(value)
     return _dns_label(value, 40)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gpu_fabric.clouds.aws.provider import PROVIDER
 from gpu_fabric.fabric.derive import dra_classes, fabric_mtu, nccl_env, pool_labels, pool_taints
 from gpu_fabric.fabric.description import (
     GPU_PRESENT_LABEL,
@@ -81,7 +82,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         pooled_scaling="per_gpu",
         nccl_env=nccl_env(machine),
         node_labels=_labels(pool, dra=dra),
-        taints=pool_taints(spec, pool),
+        taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec) if dra else None,
         gpu_dra=dra,

@@ -51,7 +51,7 @@ ENA_TYPE = "interface"
 
 
 def options_of(spec: ClusterSpec) -> AwsOptions:
-    return spec.aws or AwsOptions()
+    return spec.options or AwsOptions()
 
 
 def partition(region: str) -> str:

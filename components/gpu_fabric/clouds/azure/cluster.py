@@ -43,6 +43,7 @@ from gpu_fabric.clouds.azure.feature import (
 from gpu_fabric.clouds.azure.kubernetes import operator_installs_driver
 from gpu_fabric.clouds.azure.layout import AzureLayout, plan_layout
 from gpu_fabric.clouds.azure.network import VnetInfo
+from gpu_fabric.clouds.azure.options import AzureOptions
 from gpu_fabric.cluster import ClusterInfra, GpuCluster, NodePoolInfo
 from gpu_fabric.fabric.description import describe_cluster
 from gpu_fabric.security import SecretsEncryptionSpec, effective_api_access
@@ -186,7 +187,7 @@ class AzureGpuCluster(GpuCluster):
         vnet: VnetInfo,
     ) -> containerservice.ManagedCluster:
         spec = self.spec
-        options = spec.azure
+        options: AzureOptions | None = spec.options
         assert options is not None
         net = layout.network
         overlay = net.pod_cidr is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gpu_fabric.clouds.azure.provider import PROVIDER
 from gpu_fabric.clouds.azure.topology import TOPOLOGY_KEY, config_map_name
 from gpu_fabric.fabric.derive import (
     dra_classes,
@@ -83,7 +84,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         pooled_scaling=scaling,
         nccl_env=nccl_env(machine, env_overrides),
         node_labels=pool_labels(pool, dra=dra),
-        taints=pool_taints(spec, pool),
+        taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec) if dra else None,
         gpu_dra=dra,

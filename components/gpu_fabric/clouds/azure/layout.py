@@ -95,7 +95,7 @@ def plan_layout(
     spec: ClusterSpec, fabrics: dict[str, FabricDescription], operator_driver: bool
 ) -> AzureLayout:
     """The layout of ``spec`` (``operator_driver``: the GPU Operator installs the driver)."""
-    options = spec.azure
+    options: AzureOptions | None = spec.options
     if options is None:
         refuse("azure", "section 'azure:' is required to create an AKS cluster", None)
     for i, pool in enumerate(spec.node_pools):

@@ -54,7 +54,7 @@ class DigitalOceanGpuCluster(GpuCluster):
 
     def _create_infrastructure(self) -> ClusterInfra:
         spec = self.spec
-        opts = spec.digitalocean or DigitalOceanOptions()
+        opts = spec.options or DigitalOceanOptions()
         tags = do_tags(spec.name, spec.tags)
         vpc_uuid: pulumi.Input[str] = opts.vpc_uuid or ""
         if opts.vpc_uuid is None:

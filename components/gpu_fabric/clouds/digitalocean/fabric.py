@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.digitalocean.doks_version import doks_version
 from gpu_fabric.clouds.digitalocean.managed import options, uses_gpu_dra, vendors
+from gpu_fabric.clouds.digitalocean.provider import PROVIDER
 from gpu_fabric.fabric.derive import (
     AMD_GPU_CLASS,
     NVIDIA_GPU_CLASS,
@@ -107,7 +108,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         nccl_env=nccl_env(machine),
         # nvidia.com/gpu.present is the NVIDIA DRA kubelet plugin's node selector.
         node_labels=pool_labels(pool, dra=gpu_dra and machine.gpu.vendor is GpuVendor.NVIDIA),
-        taints=pool_taints(spec, pool),
+        taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=gpu_classes(spec, machine.gpu.vendor) if gpu_dra else None,
         gpu_dra=gpu_dra,

@@ -31,7 +31,7 @@ _PATH = "digitalocean.components"
 
 
 def options(spec: ClusterSpec) -> DigitalOceanOptions:
-    return spec.digitalocean or DigitalOceanOptions()
+    return spec.options or DigitalOceanOptions()
 
 
 def uses_gpu_dra(spec: ClusterSpec) -> bool:

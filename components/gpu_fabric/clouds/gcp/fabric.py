@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from gpu_fabric.catalog import FabricKind, Machine
 from gpu_fabric.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # re-exported
 from gpu_fabric.clouds.gcp.gke import GKE_NVIDIA_DIR
+from gpu_fabric.clouds.gcp.provider import PROVIDER
 from gpu_fabric.clouds.gcp.rxdm import rxdm_setup
 from gpu_fabric.fabric.addons import NCCL_INSTALLER
 from gpu_fabric.fabric.derive import (
@@ -135,7 +136,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         else None,
         nccl_env=nccl_env(machine, installer_env(spec, machine)),
         node_labels=node_labels(spec, pool, dra=dra, managed=managed),
-        taints=pool_taints(spec, pool),
+        taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec, managed_nics=managed, managed_class=MANAGED_NIC_CLASS,
                         managed_driver=MANAGED_NIC_CLASS,

@@ -285,9 +285,9 @@ def network_objects(
 def _layout(spec: ClusterSpec) -> GcpLayout | None:
     from gpu_fabric.clouds.gcp.layout import build_layout
 
-    if spec.gcp is None:  # existing cluster without a gcp: section: networks are the user's
+    if spec.options is None:  # existing cluster without a gcp: section: networks are the user's
         return None
-    if spec.existing is not None and spec.gcp.existing_networks is None:
+    if spec.existing is not None and spec.options.existing_networks is None:
         return None
     return build_layout(spec)
 

@@ -113,7 +113,7 @@ class GcpLayout:
 
 
 def options_of(spec: ClusterSpec) -> GcpOptions:
-    opts = spec.gcp
+    opts: GcpOptions | None = spec.options
     if opts is None:  # the spec requires it for GCP clusters; kept for type narrowing
         refuse("gcp", "the gcp: section (project...) is required to create a GKE cluster", None)
     return opts

@@ -27,6 +27,7 @@ from gpu_fabric.clouds.gcp.layout import (
 
 if TYPE_CHECKING:
     from gpu_fabric.clouds.gcp.blocks import GcpGpuNodePoolArgs
+    from gpu_fabric.clouds.gcp.options import GcpOptions
     from gpu_fabric.cluster import GpuCluster
     from gpu_fabric.spec import GpuNodePoolSpec
 
@@ -58,7 +59,7 @@ def system_node_pool(
     owner: GpuCluster, cluster: gcp.container.Cluster, zone: str, sa: pulumi.Input[str]
 ) -> gcp.container.NodePool:
     spec = owner.spec
-    opts = spec.gcp
+    opts: GcpOptions | None = spec.options
     assert opts is not None
     upgrade = spec.kubernetes.auto_upgrade or opts.release_channel != "UNSPECIFIED"
     return gcp.container.NodePool(

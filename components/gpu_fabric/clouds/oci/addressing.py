@@ -58,7 +58,7 @@ def plan(spec: ClusterSpec) -> AddressPlan:
     workers = quarters[0]
     load_balancers = next(quarters[1].subnets(prefixlen_diff=3))
     endpoint = ipaddress.IPv4Network((int(load_balancers.broadcast_address) + 1, 28))
-    npn = spec.oci is not None and spec.oci.cni == "npn"
+    npn = spec.options is not None and spec.options.cni == "npn"
     services = net.service_cidr or SERVICES
     if npn:
         pods = net.pod_cidr or list(vcn.subnets(prefixlen_diff=1))[1]

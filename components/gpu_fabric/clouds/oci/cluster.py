@@ -66,7 +66,7 @@ class OciGpuCluster(GpuCluster):
     _operator_addon_inputs: tuple[containerengine.Cluster, containerengine.Addon] | None = None
 
     def _create_infrastructure(self) -> ClusterInfra:
-        options: OciOptions = self.spec.oci  # type: ignore[assignment]
+        options: OciOptions = self.spec.options
         assert options is not None  # the spec requires the oci: section
         addresses = addressing.plan(self.spec)  # refuses a bad plan before any child
         version = oke_version(self.spec.kubernetes.parsed)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gpu_fabric.catalog import GpuVendor
+from gpu_fabric.clouds.oci.provider import PROVIDER
 from gpu_fabric.fabric.addons import GPU_OPERATOR
 from gpu_fabric.fabric.derive import (
     dra_classes,
@@ -37,6 +38,7 @@ from gpu_fabric.fabric.description import (
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
+    from gpu_fabric.clouds.oci.options import OciOptions
     from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
 
 VF_RESOURCE = "nvidia.com/rdma-vf"
@@ -107,7 +109,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         network_annotation_key=MULTUS_ANNOTATION if sriov else None,
         nccl_env=nccl_env(machine, overrides),
         node_labels=labels,
-        taints=pool_taints(spec, pool),
+        taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec) if dra else None,
         gpu_dra=dra,
@@ -134,7 +136,7 @@ def _check(spec: ClusterSpec, pool: GpuNodePoolSpec) -> None:
             f"one of {', '.join(SUPPORTED_DEVICE_PLUGINS)}, or fabric.mode: host-network",
             spec.fabric.device_plugin,
         )
-    options = spec.oci
+    options: OciOptions | None = spec.options
     if spec.existing is not None or options is None:
         return
     index = spec.node_pools.index(pool)

@@ -49,7 +49,7 @@ def _sriov(fabrics: Mapping[str, FabricDescription]) -> list[FabricDescription]:
 
 
 def _addon_mode(spec: ClusterSpec) -> bool:
-    return spec.oci is not None and spec.oci.network_operator == "addon"
+    return spec.options is not None and spec.options.network_operator == "addon"
 
 
 def operator_namespace(spec: ClusterSpec, addons: ResolvedAddons) -> str:

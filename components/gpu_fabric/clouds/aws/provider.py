@@ -1,0 +1,88 @@
+"""AWS (EKS): this cloud's one provider object, the value the registry names.
+
+Every fact the rest of the library asks of AWS is here or reached from here;
+importing this module loads only the spec's ``aws:`` section, the rest of the
+folder (and pulumi_aws) when a member is called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.adapter import HOSTNAME, ProviderBase
+from gpu_fabric.clouds.aws.options import AwsOptions
+from gpu_fabric.clouds.contract import CloudDocs, CloudProvider
+from gpu_fabric.errors import Problem
+
+if TYPE_CHECKING:
+    from gpu_fabric.spec import CapacitySpec, ClusterSpec
+
+
+class AwsProvider(ProviderBase):
+    cloud = Cloud.AWS
+    options_model = AwsOptions
+    sdk = "pulumi_aws"
+    cluster_class_name = "AwsGpuCluster"
+    docs = CloudDocs(
+        "EKS", "https://aws.amazon.com/eks/pricing/",
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
+        "`aws sso login` (or other AWS credentials)",
+    )
+    capacity_types = ("on_demand", "spot", "reservation", "capacity_block")
+    # EKS labels instances with their EC2 instance topology (outermost first).
+    topology_levels = (
+        "topology.k8s.aws/network-node-layer-1",
+        "topology.k8s.aws/network-node-layer-2",
+        "topology.k8s.aws/network-node-layer-3",
+        HOSTNAME,
+    )
+    gpu_taint_value = "true"
+    zone_example = "us-east-1a"
+    own_device_plugins = ("efa",)
+    key_format = (
+        re.compile(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)/[A-Za-z0-9/_-]+$"),
+        "arn:aws:kms:REGION:ACCOUNT:key/KEY-ID (symmetric KMS key in the cluster's region)",
+    )
+
+    def zone_example_in(self, region: str) -> str:
+        return f"{region}a"  # AWS AZs are <region><letter> (us-east-1a)
+
+    def location_problems(self, region: str, zone: str | None) -> list[Problem]:
+        from gpu_fabric.clouds.aws.regions import AWS_REGIONS
+        from gpu_fabric.regions import unknown_region, unknown_zone
+
+        found = unknown_region(self.cloud, region, AWS_REGIONS)
+        if found or zone is None or re.fullmatch(rf"{re.escape(region)}[a-z]", zone):
+            return found
+        return unknown_zone(self.cloud, region, zone, [f"{region}a", f"{region}b", "..."])
+
+    def legacy_api_cidrs(self, options: Any) -> list[str]:
+        return [str(c) for c in options.public_access_cidrs] if options else []
+
+    def public_endpoint(self, options: Any, requested: bool) -> bool:
+        if options is not None and options.endpoint_public_access is False:  # EKS's own switch
+            return False
+        return requested
+
+    def key_problems(self, spec: ClusterSpec, kms_key: str) -> list[Problem]:
+        if f":kms:{spec.location.region}:" in kms_key:
+            return []
+        return [Problem("secrets_encryption.kms_key",
+                        f"EKS needs a KMS key in the cluster's region {spec.location.region}",
+                        kms_key, True)]
+
+    def check_capacity(self, capacity: CapacitySpec) -> None:
+        from gpu_fabric.spec.base import _fail
+
+        if capacity.reservation and not capacity.reservation.startswith("cr-"):
+            raise _fail(
+                "aws_reservation",
+                "AWS capacity reservations and Capacity Blocks have ids like "
+                "cr-0123456789abcdef0",
+                at="reservation", got=capacity.reservation,
+            )
+
+
+PROVIDER: CloudProvider = AwsProvider()

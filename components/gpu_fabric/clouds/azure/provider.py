@@ -1,0 +1,67 @@
+"""Azure (AKS): this cloud's one provider object, the value the registry names.
+
+Every fact the rest of the library asks of Azure is here or reached from here;
+importing this module loads only the spec's ``azure:`` section, the rest of the
+folder (and pulumi_azure_native) when a member is called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from gpu_fabric.catalog import Cloud, GpuVendor
+from gpu_fabric.clouds.adapter import ProviderBase
+from gpu_fabric.clouds.azure.options import AzureOptions
+from gpu_fabric.clouds.contract import CloudDocs, CloudProvider
+from gpu_fabric.errors import Problem
+
+if TYPE_CHECKING:
+    from gpu_fabric.fabric.description import Taint
+
+
+class AzureProvider(ProviderBase):
+    cloud = Cloud.AZURE
+    options_model = AzureOptions
+    sdk = "pulumi_azure_native"
+    cluster_class_name = "AzureGpuCluster"
+    docs = CloudDocs(
+        "AKS", "https://azure.microsoft.com/pricing/details/kubernetes-service/",
+        "https://azure.microsoft.com/pricing/details/virtual-machines/linux/",
+        "`az login`; the subscription",
+    )
+    capacity_types = ("on_demand", "spot")
+    # AKS sizes its pools from the fabric descriptions; the other clouds' plans do not
+    # need them, so their address checks still run when a pool could not be described.
+    infrastructure_needs_fabrics = True
+    gpu_taint_value = "gpu"  # AKS GPU docs: sku=gpu:NoSchedule
+    key_format = (
+        re.compile(r"^https://[a-z0-9-]+\.vault\.azure\.net/keys/[^/]+/[0-9a-f]{32}$"),
+        "https://VAULT.vault.azure.net/keys/NAME/VERSION (Key Vault key identifier with its "
+        "version)",
+    )
+    accepts_key_vault_id = True
+
+    def location_problems(self, region: str, zone: str | None) -> list[Problem]:
+        from gpu_fabric.clouds.azure.regions import AZURE_REGIONS
+        from gpu_fabric.regions import unknown_region
+
+        return unknown_region(self.cloud, region, AZURE_REGIONS)
+
+    def check_pool_name(self, name: str) -> None:
+        from gpu_fabric.spec.base import _fail
+
+        if not re.match(r"^[a-z][a-z0-9]{0,11}$", name):
+            raise _fail(
+                "azure_pool_name",
+                "Azure agent pool names are 1-12 lowercase letters and digits, starting with "
+                "a letter (no '-')",
+            )
+
+    def gpu_taint(self, vendor: GpuVendor) -> Taint:
+        from gpu_fabric.fabric.description import Taint
+
+        return Taint("sku", self.gpu_taint_value)
+
+
+PROVIDER: CloudProvider = AzureProvider()

@@ -1,0 +1,81 @@
+"""GCP (GKE): this cloud's one provider object, the value the registry names.
+
+Every fact the rest of the library asks of GCP is here or reached from here;
+importing this module loads only the spec's ``gcp:`` section, the rest of the
+folder (and pulumi_gcp) when a member is called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.adapter import HOSTNAME, ProviderBase
+from gpu_fabric.clouds.contract import CloudDocs, CloudProvider
+from gpu_fabric.clouds.gcp.options import GcpOptions
+from gpu_fabric.errors import Problem
+
+if TYPE_CHECKING:
+    from gpu_fabric.security import ApiAccessSpec
+    from gpu_fabric.spec import ClusterSpec
+
+
+class GcpProvider(ProviderBase):
+    cloud = Cloud.GCP
+    options_model = GcpOptions
+    sdk = "pulumi_gcp"
+    cluster_class_name = "GcpGpuCluster"
+    docs = CloudDocs(
+        "GKE", "https://cloud.google.com/kubernetes-engine/pricing",
+        "https://cloud.google.com/compute/gpus-pricing",
+        "`gcloud auth application-default login`; `gcp.project`",
+    )
+    capacity_types = ("on_demand", "spot", "reservation", "flex_start", "queued")
+    # GKE labels nodes in compact placement / dense reservations with their block,
+    # sub-block and host (outermost first, hostname last as Kueue requires).
+    topology_levels = (
+        "cloud.google.com/gce-topology-block",
+        "cloud.google.com/gce-topology-subblock",
+        "cloud.google.com/gce-topology-host",
+        HOSTNAME,
+    )
+    gpu_taint_value = "present"  # GKE adds nvidia.com/gpu=present:NoSchedule itself
+    zone_example = "us-west8-c"
+    managed_dranet = True
+    key_format = (
+        re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$"),
+        "projects/PROJECT/locations/REGION/keyRings/RING/cryptoKeys/KEY (Cloud KMS, same "
+        "region as the cluster)",
+    )
+
+    def check(self, spec: ClusterSpec) -> None:
+        self._slice("checks").check_spec(spec)
+
+    def zone_example_in(self, region: str) -> str:
+        return f"{region}-a"  # GCP zones are <region>-<letter>
+
+    def location_problems(self, region: str, zone: str | None) -> list[Problem]:
+        from gpu_fabric.clouds.gcp import regions
+        from gpu_fabric.regions import unknown_region, unknown_zone
+
+        found = unknown_region(self.cloud, region, regions.GCP_ZONES)
+        if found or zone is None or regions.zone_ok(region, zone):
+            return found
+        return unknown_zone(self.cloud, region, zone, regions.valid_zones(region))
+
+    def legacy_api_cidrs(self, options: Any) -> list[str]:
+        return [str(c) for c in options.master_authorized_networks] if options else []
+
+    def api_access_problems(self, spec: ClusterSpec, access: ApiAccessSpec) -> list[Problem]:
+        opts = spec.options
+        if access.private_endpoint and opts is not None and not opts.private_nodes:
+            return [Problem(
+                "api_access.private_endpoint",
+                "a GKE private endpoint needs private nodes; remove gcp.private_nodes: false",
+                True, True,
+            )]
+        return []
+
+
+PROVIDER: CloudProvider = GcpProvider()

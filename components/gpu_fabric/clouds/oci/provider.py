@@ -1,0 +1,71 @@
+"""OCI (OKE): this cloud's one provider object, the value the registry names.
+
+Every fact the rest of the library asks of OCI is here or reached from here;
+importing this module loads only the spec's ``oci:`` section, the rest of the
+folder (and pulumi_oci) when a member is called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.adapter import ProviderBase
+from gpu_fabric.clouds.contract import CloudDocs, CloudProvider
+from gpu_fabric.clouds.oci.options import OciOptions
+from gpu_fabric.errors import Problem
+
+if TYPE_CHECKING:
+    from gpu_fabric.security import ApiAccessSpec
+    from gpu_fabric.spec import ClusterSpec
+
+
+class OciProvider(ProviderBase):
+    cloud = Cloud.OCI
+    options_model = OciOptions
+    sdk = "pulumi_oci"
+    cluster_class_name = "OciGpuCluster"
+    docs = CloudDocs(
+        "OKE", "https://www.oracle.com/cloud/cloud-native/kubernetes-engine/pricing/",
+        "https://www.oracle.com/cloud/compute/gpu/pricing/",
+        "`~/.oci/config`; `oci.compartment_id`",
+    )
+    capacity_types = ("on_demand", "reservation", "spot")
+    gpu_taint_value = "present"
+    zone_example = "Uocm:US-ASHBURN-AD-1"
+    key_format = (
+        re.compile(r"^ocid1\.key\.oc1\.[a-z0-9-]*\.[a-z0-9.]+$"),
+        "ocid1.key.oc1.REGION.... (OCI Vault master encryption key OCID)",
+    )
+
+    def location_problems(self, region: str, zone: str | None) -> list[Problem]:
+        from gpu_fabric.clouds.oci.regions import OCI_REGIONS, oci_ad_names
+        from gpu_fabric.regions import unknown_region, unknown_zone
+
+        found = unknown_region(self.cloud, region, OCI_REGIONS)
+        if found or zone is None:
+            return found
+        valid = oci_ad_names(region)
+        if zone.rpartition(":")[2] in valid:
+            return []
+        return unknown_zone(self.cloud, region, zone,
+                            [f"<tenancy prefix>:{ad}" for ad in valid])
+
+    def legacy_api_cidrs(self, options: Any) -> list[str]:
+        return [str(c) for c in options.endpoint_allowed_cidrs] if options else []
+
+    def public_endpoint(self, options: Any, requested: bool) -> bool:
+        return True if options is not None and options.endpoint_public else requested
+
+    def api_access_problems(self, spec: ClusterSpec, access: ApiAccessSpec) -> list[Problem]:
+        opts = spec.options
+        if access.private_endpoint and opts is not None and opts.endpoint_public:
+            return [Problem(
+                "oci.endpoint_public",
+                "contradicts api_access.private_endpoint: true; remove one", True, True,
+            )]
+        return []
+
+
+PROVIDER: CloudProvider = OciProvider()
