@@ -13,8 +13,10 @@ is this checklist (the test in brackets fails until the step is done):
 2. ``clouds/<cloud>/options.py``: the spec's ``<cloud>:`` section, a
    :class:`~gpu_fabric.clouds.options_base.CloudOptions` (SDK-free; the spec's
    field is named after the cloud's value).
-3. ``clouds/<cloud>/fabric.py`` (``describe``) and ``clouds/<cloud>/kubernetes.py``
-   (``addon_defaults``, ``chart_values``, ``parts``): the pure side, no SDK.
+3. ``clouds/<cloud>/fabric.py`` (``describe``), ``clouds/<cloud>/kubernetes.py``
+   (``addon_defaults``, ``chart_values``, ``parts``) and ``clouds/<cloud>/checks.py``
+   (``check_infrastructure``: layout and address plan before the first resource):
+   the pure side, no SDK; the provider imports them by these names when first used.
 4. ``clouds/<cloud>/cluster.py``: a :class:`~gpu_fabric.cluster.GpuCluster`
    subclass (``module = "<cloud>"``, ``cloud = Cloud.<CLOUD>``) that creates the
    network, the cluster and the GPU node pools; the only modules that import
@@ -24,9 +26,10 @@ is this checklist (the test in brackets fails until the step is done):
    the cloud's facts: options model, SDK, cluster class, spec and address
    checks, regions and zones, API-access and key rules, capacity types, GPU
    taint, Kueue topology levels, docs row (``tests/test_architecture.py``).
-6. ``clouds/<cloud>/fakes.py``: plausible computed outputs of the SDK's
-   resources and invokes, so the planner runs the program offline
-   (``tests/test_architecture.py``).
+6. Offline fakes: plausible computed outputs of the SDK's resources and invokes,
+   so the planner runs the program offline (today ``plan/fakes/<cloud>.py`` and its
+   line in ``plan/fakes/__init__.py``, moving to ``clouds/<cloud>/fakes.py``;
+   ``tests/test_architecture.py``).
 7. One line in :data:`gpu_fabric.clouds.registry.PROVIDER_MODULES`, and the
    SDK as an optional extra in ``pyproject.toml`` (``tests/test_extras.py``).
 

@@ -314,6 +314,8 @@ def _with_cloud_sections() -> type[ClusterSpecBase]:
     )
 
 
+# The type checker sees the base: code outside a cloud's folder never reads a cloud
+# section, and a cloud's own code reads ``spec.options`` into its options type.
 if TYPE_CHECKING:
     ClusterSpec = ClusterSpecBase
 else:
