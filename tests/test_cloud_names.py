@@ -41,14 +41,12 @@ TOKEN = re.compile(r"^(gcp|aws|azure-native|digitalocean|oci):(?!//)")
 EXCEPTED: dict[str, str] = {
     "catalog/model.py": "the Cloud enum itself (issue 28 excepts it)",
     "catalog/lookup.py": "the catalog's list of its per-cloud data files",
-    "catalog/pairing.py": "the catalog's per-cloud data: which NIC pairs with which GPU",
     "clouds/registry.py": "the registry: one line per cloud (issue 28 excepts it)",
     "versions.py": "the one table of pinned versions, a section per cloud, so a bump is one "
                    "file (docs/images.md is generated from it)",
-    # Known debt: files another helper of issue 28 (`typed`) is moving into the cloud
-    # folders at the same time (fakes, replacing inputs, secret patterns, DRANet
-    # versions, workload defaults); drop each line when its file no longer names a cloud.
-    "fabric/manifests/dranet.py": "known debt (helper `typed`): DRANet per cloud",
+    # Known debt: files another part of issue 28 is moving into the cloud folders at the
+    # same time (fakes, replacing inputs, secret patterns, workload defaults); drop each
+    # line when its file no longer names a cloud.
     "fabric/workload.py": "known debt (helper `typed`): pod fragment per cloud",
     "plan/diff.py": "known debt (helper `typed`): replacing inputs per cloud",
     "plan/plaintext_secrets.py": "known debt (helper `typed`): secret config keys per cloud",
