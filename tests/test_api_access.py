@@ -19,6 +19,7 @@ import pytest
 
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.security import SecretsEncryptionSpec
 from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
@@ -201,3 +202,28 @@ def test_wrong_keys_are_refused(cloud: str, key: str, expect: str) -> None:
     text = " ".join(problems.values())
     assert any(p.startswith("secrets_encryption") for p in problems), problems
     assert expect in text
+
+
+VAULT = "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv"
+
+
+@pytest.mark.parametrize("cloud", ["gcp", "aws", "oci"])
+def test_a_key_vault_id_only_applies_on_azure(cloud: str) -> None:
+    """The rule is the providers' (only Azure's accepts the field), text unchanged."""
+    enc = {"kms_key": KEYS[cloud], "azure_key_vault_id": VAULT}
+    problems = _problems(spec_dict(cloud, secrets_encryption=enc))
+    assert problems == {"secrets_encryption.azure_key_vault_id":
+                        f"secrets_encryption.azure_key_vault_id: only applies on Azure "
+                        f"(got '{VAULT}')"}
+
+
+def test_a_key_vault_id_is_taken_on_azure() -> None:
+    enc = {"kms_key": KEYS["azure"], "azure_key_vault_id": VAULT}
+    assert load_spec(spec_dict("azure", secrets_encryption=enc)).secrets_encryption == (
+        SecretsEncryptionSpec(kms_key=KEYS["azure"], azure_key_vault_id=VAULT))
+
+
+def test_doks_offers_no_customer_key_in_those_words() -> None:
+    problems = _problems(spec_dict("digitalocean", secrets_encryption={"kms_key": "k"}))
+    assert problems == {"secrets_encryption": "secrets_encryption: DigitalOcean offers no "
+                        "customer-managed key for Kubernetes Secrets; remove secrets_encryption"}

@@ -173,6 +173,10 @@ def _build_copy(tmp: Path) -> Path:
     # The one registry line.
     _edit(dest / "clouds/registry.py", '    Cloud.OCI: "gpu_fabric.clouds.oci.provider",\n',
           '    Cloud.TOY: "gpu_fabric.clouds.toy.provider",\n')
+    if (dest / "plan/cloud_facts.py").exists():  # the planner's provider facts, per folder
+        (dest / "clouds/toy/plan_facts.py").write_text(
+            '"""The toy provider has no replacing inputs and no credentials."""\n\n'
+            "from gpu_fabric.plan.cloud_facts import PlanFacts\n\nPLAN_FACTS = PlanFacts()\n")
     fakes = dest / "plan/fakes/__init__.py"
     if "Cloud.OCI: TableFakes" in fakes.read_text():
         # Known debt until helper `typed` lands fakes by convention (clouds/<cloud>/fakes.py):
