@@ -218,7 +218,8 @@ CONTRACT_MEMBERS = ("cloud", "check", "describe", "node_labels", "addon_defaults
                     "chart_values", "parts")
 PROVIDER_MEMBERS = (
     "options_model", "options_required", "sdk", "cluster_class_name", "cluster_class",
-    "check_infrastructure", "infrastructure_needs_fabrics", "docs", "zone_example", "has_zones",
+    "check_infrastructure", "infrastructure_needs_fabrics", "docs", "example_location",
+    "zone_example", "has_zones",
     "zone_example_in", "location_problems", "legacy_api_cidrs", "public_endpoint",
     "api_access_problems", "encryption_problems", "accepts_key_vault_id", "capacity_types",
     "check_capacity", "check_pool_name", "gpu_taint", "topology_levels", "managed_dranet",

@@ -42,22 +42,14 @@ EXCEPTED: dict[str, str] = {
     "catalog/model.py": "the Cloud enum itself (issue 28 excepts it)",
     "catalog/lookup.py": "the catalog's list of its per-cloud data files",
     "clouds/registry.py": "the registry: one line per cloud (issue 28 excepts it)",
-    "versions.py": "the one table of pinned versions, a section per cloud, so a bump is one "
-                   "file (docs/images.md is generated from it)",
-    # Known debt: files another part of issue 28 is moving into the cloud folders at the
-    # same time (fakes, replacing inputs, secret patterns, workload defaults); drop each
-    # line when its file no longer names a cloud.
-    "fabric/workload.py": "known debt (helper `typed`): pod fragment per cloud",
-    "plan/diff.py": "known debt (helper `typed`): replacing inputs per cloud",
-    "plan/plaintext_secrets.py": "known debt (helper `typed`): secret config keys per cloud",
-    **{f"plan/fakes/{name}.py": "known debt (helper `typed`): fakes move to clouds/<cloud>/"
-       for name in ("__init__", *CLOUDS)},
 }
 # Names with a cloud's word that do not name the cloud, or cannot change, and why.
 ALLOWED_NAMES: dict[str, str] = {
     "is_oci": "an OCI (image format) chart registry, oci://, not the cloud",
     "azure_key_vault_id": "a field of the spec's secrets_encryption section (stacks use it)",
     "_AZURE_VAULT_ID": "the format of that field's value",
+    "AZURE_DOCA_DRIVER": "a pin's name in versions.py, the one table of pins (a bump is one "
+                         "file; docs/images.md lists pins by it)",
 }
 
 

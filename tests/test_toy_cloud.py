@@ -1,8 +1,8 @@
 """A sixth cloud is one folder plus one registry line (issue 28, "each cloud is one folder").
 
 The test copies the package to a temporary directory, adds ``clouds/toy/`` (options,
-provider, describer, Kubernetes side, checks, component, fakes) and, outside it, only
-what issue 28 excepts: the :class:`~gpu_fabric.catalog.Cloud` value, the catalog's
+provider, describer, Kubernetes side, checks, component, fakes, plan facts) and,
+outside it, only what issue 28 excepts: the :class:`~gpu_fabric.catalog.Cloud` value, the catalog's
 data file for the toy's one machine (and its line in the catalog's list) and the
 registry line. Then, in a subprocess with the copy first on ``PYTHONPATH``, it
 validates, plans (the offline planner) and renders a stack of the toy cloud, and
@@ -50,6 +50,7 @@ class ToyProvider(ProviderBase):
     sdk = "pulumi"  # the toy's resources are components: no SDK beyond pulumi
     cluster_class_name = "ToyGpuCluster"
     docs = CloudDocs("TKS", "https://toy.example/prices", "https://toy.example/gpus", "none")
+    example_location = ("toy-1", None)
     options_required = False
     has_zones = False
 
@@ -136,6 +137,12 @@ class ToyGpuCluster(GpuCluster):
 RESOURCE_OUTPUTS: dict = {}
 CALLS: dict = {}
 ''',
+    "clouds/toy/plan_facts.py": '''"""The toy has no replacing inputs, no credentials."""
+
+from gpu_fabric.plan.cloud_facts import PlanFacts
+
+PLAN_FACTS = PlanFacts()
+''',
     "catalog/toy.py": '''"""The toy cloud's one machine (no fabric)."""
 
 from dataclasses import replace
@@ -173,16 +180,6 @@ def _build_copy(tmp: Path) -> Path:
     # The one registry line.
     _edit(dest / "clouds/registry.py", '    Cloud.OCI: "gpu_fabric.clouds.oci.provider",\n',
           '    Cloud.TOY: "gpu_fabric.clouds.toy.provider",\n')
-    if (dest / "plan/cloud_facts.py").exists():  # the planner's provider facts, per folder
-        (dest / "clouds/toy/plan_facts.py").write_text(
-            '"""The toy provider has no replacing inputs and no credentials."""\n\n'
-            "from gpu_fabric.plan.cloud_facts import PlanFacts\n\nPLAN_FACTS = PlanFacts()\n")
-    fakes = dest / "plan/fakes/__init__.py"
-    if "Cloud.OCI: TableFakes" in fakes.read_text():
-        # Known debt until helper `typed` lands fakes by convention (clouds/<cloud>/fakes.py):
-        # the planner's table still lists each cloud's fakes.
-        _edit(fakes, "    Cloud.OCI: TableFakes(oci.RESOURCE_OUTPUTS, oci.CALLS),\n",
-              "    Cloud.TOY: TableFakes({}, {}),\n")
     return tmp
 
 
@@ -272,6 +269,5 @@ def test_outside_the_folder_only_the_excepted_files_change(tmp_path: Path) -> No
         if not (rel := p.relative_to(copy).as_posix()).startswith("clouds/toy/")
         and (not (PACKAGE / rel).exists() or (PACKAGE / rel).read_text() != p.read_text())
     )
-    debt = ["plan/fakes/__init__.py"] if "plan/fakes/__init__.py" in changed else []
-    assert changed == sorted(["catalog/lookup.py", "catalog/model.py", "catalog/toy.py",
-                              "clouds/registry.py", *debt])
+    assert changed == ["catalog/lookup.py", "catalog/model.py", "catalog/toy.py",
+                       "clouds/registry.py"]

@@ -43,6 +43,8 @@ class ProviderBase:
     sdk: ClassVar[str]
     cluster_class_name: ClassVar[str]
     docs: ClassVar[CloudDocs]
+    example_location: ClassVar[tuple[str, str | None]]
+    """A region and (where the cloud needs one) a zone of it, valid in a spec."""
     options_required: ClassVar[bool] = True
     infrastructure_needs_fabrics: ClassVar[bool] = False
     capacity_types: ClassVar[tuple[str, ...]] = ("on_demand",)

@@ -26,10 +26,10 @@ is this checklist (the test in brackets fails until the step is done):
    the cloud's facts: options model, SDK, cluster class, spec and address
    checks, regions and zones, API-access and key rules, capacity types, GPU
    taint, Kueue topology levels, docs row (``tests/test_architecture.py``).
-6. Offline fakes: plausible computed outputs of the SDK's resources and invokes,
-   so the planner runs the program offline (today ``plan/fakes/<cloud>.py`` and its
-   line in ``plan/fakes/__init__.py``, moving to ``clouds/<cloud>/fakes.py``;
-   ``tests/test_architecture.py``).
+6. ``clouds/<cloud>/fakes.py`` (``RESOURCE_OUTPUTS``, ``CALLS``: plausible computed
+   outputs of the SDK's resources and invokes, so the planner runs the program
+   offline) and ``clouds/<cloud>/plan_facts.py`` (``PLAN_FACTS``: replacing inputs,
+   credential keys), both loaded by name by the planner (``tests/test_architecture.py``).
 7. One line in :data:`gpu_fabric.clouds.registry.PROVIDER_MODULES`, and the
    SDK as an optional extra in ``pyproject.toml`` (``tests/test_extras.py``).
 
@@ -195,6 +195,11 @@ class CloudProvider(CloudLayer, Protocol):
     @property
     def has_zones(self) -> bool:
         """False when the cloud has no zones (a ``location.zone`` is refused)."""
+        ...
+
+    @property
+    def example_location(self) -> tuple[str, str | None]:
+        """A region and (where the cloud needs one) a zone of it, valid in a spec."""
         ...
 
     def zone_example_in(self, region: str) -> str | None:

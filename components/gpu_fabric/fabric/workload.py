@@ -345,15 +345,12 @@ def fragment_for(
 
 
 def _default_spec(cloud: Cloud, machine_type: str, fabric: Mapping[str, Any]) -> dict[str, Any]:
-    # OCI availability domains carry the tenancy prefix (``Uocm:US-ASHBURN-AD-1``, the
-    # spec's own example): a bare ``AD-1`` failed validation, so fragment_for raised
-    # for every OCI machine.
-    zone = {Cloud.GCP: ("us-central1", "us-central1-a"), Cloud.AWS: ("us-east-1", "us-east-1a"),
-            Cloud.OCI: ("us-ashburn-1", "Uocm:US-ASHBURN-AD-1"), Cloud.AZURE: ("eastus", None),
-            Cloud.DIGITALOCEAN: ("nyc2", None)}[cloud]
-    location: dict[str, Any] = {"region": zone[0]}
-    if zone[1]:
-        location["zone"] = zone[1]
+    # The cloud's example location (its provider's): OCI availability domains carry the
+    # tenancy prefix (``Uocm:US-ASHBURN-AD-1``); a bare ``AD-1`` failed validation, so
+    # fragment_for raised for every OCI machine.
+    from gpu_fabric.spec import example_location
+
+    location = example_location(cloud)
     return {
         "name": "fragment",
         "cloud": cloud.value,

@@ -39,6 +39,7 @@ from gpu_fabric.spec.cluster import (
     KubernetesSpec,
     LocationSpec,
     NetworkSpec,
+    example_location,
 )
 from gpu_fabric.spec.fabric import AttachMode, FabricSpec
 from gpu_fabric.spec.loading import load_spec, problems_from_validation, spec_json_schema
@@ -80,6 +81,7 @@ __all__ = [
     "TaintSpec",
     "TeamSpec",
     "TenancySpec",
+    "example_location",
     "load_spec",
     "parse_size",
     "problems_from_validation",

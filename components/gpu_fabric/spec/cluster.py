@@ -49,6 +49,12 @@ class LocationSpec(SpecModel):
         return self
 
 
+def example_location(cloud: Cloud) -> dict[str, str]:
+    """A valid ``location`` for ``cloud`` (its provider's example), for specs built in code."""
+    region, zone = provider_for(cloud).example_location
+    return {"region": region, **({"zone": zone} if zone else {})}
+
+
 def _check_location(location: LocationSpec, cloud: Cloud | None) -> None:
     """The zone is given where the cloud needs one, lies in the region, and absent where
     the cloud has none (the provider says which)."""

@@ -25,6 +25,7 @@ class AwsProvider(ProviderBase):
     options_model = AwsOptions
     sdk = "pulumi_aws"
     cluster_class_name = "AwsGpuCluster"
+    example_location = ("us-east-1", "us-east-1a")
     docs = CloudDocs(
         "EKS", "https://aws.amazon.com/eks/pricing/",
         "https://aws.amazon.com/ec2/pricing/on-demand/",

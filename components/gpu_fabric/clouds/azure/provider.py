@@ -25,6 +25,7 @@ class AzureProvider(ProviderBase):
     options_model = AzureOptions
     sdk = "pulumi_azure_native"
     cluster_class_name = "AzureGpuCluster"
+    example_location = ("eastus", None)
     docs = CloudDocs(
         "AKS", "https://azure.microsoft.com/pricing/details/kubernetes-service/",
         "https://azure.microsoft.com/pricing/details/virtual-machines/linux/",

@@ -25,6 +25,7 @@ class DigitalOceanProvider(ProviderBase):
     options_model = DigitalOceanOptions
     sdk = "pulumi_digitalocean"
     cluster_class_name = "DigitalOceanGpuCluster"
+    example_location = ("nyc2", None)
     docs = CloudDocs(
         "DOKS", "https://www.digitalocean.com/pricing/kubernetes",
         "https://www.digitalocean.com/pricing/gpu-droplets",

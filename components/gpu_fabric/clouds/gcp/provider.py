@@ -26,6 +26,7 @@ class GcpProvider(ProviderBase):
     options_model = GcpOptions
     sdk = "pulumi_gcp"
     cluster_class_name = "GcpGpuCluster"
+    example_location = ("us-central1", "us-central1-a")
     docs = CloudDocs(
         "GKE", "https://cloud.google.com/kubernetes-engine/pricing",
         "https://cloud.google.com/compute/gpus-pricing",

@@ -26,6 +26,7 @@ class OciProvider(ProviderBase):
     options_model = OciOptions
     sdk = "pulumi_oci"
     cluster_class_name = "OciGpuCluster"
+    example_location = ("us-ashburn-1", "Uocm:US-ASHBURN-AD-1")
     docs = CloudDocs(
         "OKE", "https://www.oracle.com/cloud/cloud-native/kubernetes-engine/pricing/",
         "https://www.oracle.com/cloud/compute/gpu/pricing/",
