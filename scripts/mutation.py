@@ -111,6 +111,8 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/test_architecture.py::test_every_cloud_has_offline_fakes",
             "tests/test_architecture.py::test_every_cloud_states_its_plan_facts_for_its_own_provider",
             "tests/test_architecture.py::test_a_cloud_without_plan_facts_fails_loudly",
+            "tests/test_architecture.py::test_plan_facts_of_the_wrong_shape_fail_loudly",
+            "tests/test_architecture.py::test_fakes_without_both_tables_fail_loudly",
             "tests/test_architecture.py::test_the_planner_merges_every_clouds_facts",
         ],
     ),

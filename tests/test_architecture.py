@@ -12,6 +12,7 @@ import ast
 import os
 import subprocess
 import sys
+import types
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -293,6 +294,15 @@ def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped(
     assert str(info.value) == message
 
 
+def test_fakes_without_both_tables_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fakes_loader, "import_module",
+                        lambda name: types.SimpleNamespace(RESOURCE_OUTPUTS={}))
+    with pytest.raises(LookupError) as info:
+        fakes_for(Cloud.GCP)
+    assert str(info.value) == (
+        "gpu_fabric.clouds.gcp.fakes must define RESOURCE_OUTPUTS and CALLS (mappings)")
+
+
 def test_each_clouds_fakes_live_in_its_folder() -> None:
     """Issue 28: everything about a cloud, its planner fakes included, lives in
     ``clouds/<cloud>/``; ``plan/fakes/`` keeps only the generic loader."""
@@ -375,6 +385,22 @@ def test_a_cloud_without_plan_facts_fails_loudly(monkeypatch: pytest.MonkeyPatch
     assert str(info.value) == (
         "cloud 'azure' has no plan facts: gpu_fabric.clouds.azure.plan_facts is missing "
         "(every cloud folder states its provider's PLAN_FACTS)")
+
+
+@pytest.mark.parametrize(("module", "got"), [
+    (types.SimpleNamespace(), "NoneType"),
+    (types.SimpleNamespace(PLAN_FACTS={"replacing_inputs": {}}), "dict"),
+])
+def test_plan_facts_of_the_wrong_shape_fail_loudly(
+    monkeypatch: pytest.MonkeyPatch, module: Any, got: str
+) -> None:
+    import gpu_fabric.plan.cloud_facts as cloud_facts
+
+    monkeypatch.setattr(cloud_facts, "import_module", lambda name: module)
+    with pytest.raises(LookupError) as info:
+        plan_facts(Cloud.AZURE)
+    assert str(info.value) == (
+        f"gpu_fabric.clouds.azure.plan_facts.PLAN_FACTS must be a PlanFacts, got {got}")
 
 
 def test_the_planner_merges_every_clouds_facts() -> None:

@@ -325,6 +325,27 @@ def test_run_plan_hands_the_stack_config_to_the_program() -> None:
     assert json.loads(seen["cluster"]) == spec
 
 
+def test_run_plan_loads_the_fakes_of_the_specs_cloud_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stack's plan answers for its own cloud's SDK only (issue 28: only the cloud in
+    use); any other program may use any cloud's SDK, so it gets every cloud's fakes."""
+    import gpu_fabric.plan.mocks as mocks
+
+    loaded: list[tuple[Cloud, ...] | None] = []
+    real = mocks._load_fakes
+
+    def recording(clouds: Any = None) -> Any:
+        loaded.append(None if clouds is None else tuple(clouds))
+        return real(clouds)
+
+    monkeypatch.setattr(mocks, "_load_fakes", recording)
+    run_plan(StackFile("st", None, {"gpu-fabric:cluster": spec_dict("oci")}),
+             program=lambda: None)
+    run_program(lambda: None)
+    assert loaded == [(Cloud.OCI,), None]
+    mocks_of_azure = PlanMocks(clouds=[Cloud.AZURE])
+    assert {t.split(":")[0] for t in mocks_of_azure.resource_fakes} == {"azure-native"}
+
+
 def test_run_plan_refuses_a_bad_spec_naming_its_source(tmp_path: Path) -> None:
     ran: list[bool] = []
     bad = {"gpu-fabric:cluster": spec_dict("gcp", name="Bad_Name")}

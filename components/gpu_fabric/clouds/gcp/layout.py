@@ -40,7 +40,7 @@ GPU_POOL_MAX_UNAVAILABLE = 1
 # gke-node-pool lifecycle.ignore_changes): the autoscaler owns the size after the
 # initial one (initial_node_count forces a replacement), and the local SSD layout is
 # fixed by the machine type. Labels stay managed: the fabric layer selects nodes by them
-# and GKE updates them in place. components/gpu_fabric/plan/diff.py IGNORED_INPUTS lists the same.
+# and GKE updates them in place. plan_facts.py (ignored_inputs) lists the same for the diff.
 GPU_POOL_IGNORE_CHANGES = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
 RDMA_PROFILE_SUFFIX = "vpc-roce"
 
