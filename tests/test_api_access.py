@@ -227,3 +227,36 @@ def test_doks_offers_no_customer_key_in_those_words() -> None:
     problems = _problems(spec_dict("digitalocean", secrets_encryption={"kms_key": "k"}))
     assert problems == {"secrets_encryption": "secrets_encryption: DigitalOcean offers no "
                         "customer-managed key for Kubernetes Secrets; remove secrets_encryption"}
+
+
+# -- programs that only add building blocks (issue 28) -----------------------------
+REQUIRED = (  # components/gpu_fabric/security.py missing_api_access, word for word
+    "api_access: required: say who may reach the Kubernetes API server. Set "
+    "api_access.authorized_cidrs (find the public address `pulumi up` runs from with "
+    "`curl -s https://checkip.amazonaws.com` and list it as <address>/32"
+)
+
+
+@pytest.mark.parametrize("cloud", ["gcp", "aws", "azure", "digitalocean", "oci"])
+def test_a_blocks_only_program_loads_its_spec_without_api_access(cloud: str) -> None:
+    spec = load_spec(spec_dict(cloud, api_access=None), creates_api_server=False)
+    assert spec.api_access is None and spec.existing is None
+
+
+def test_creates_api_server_false_lasts_only_for_that_load() -> None:
+    load_spec(spec_dict("aws", api_access=None), creates_api_server=False)
+    assert "api_access" in _problems(spec_dict("aws", api_access=None))
+
+
+def test_creating_a_cluster_from_a_blocks_only_spec_is_refused_before_any_resource() -> None:
+    from gpu_fabric import build_cluster
+    from gpu_fabric.clouds.aws.cluster import AwsGpuCluster
+    from gpu_fabric.preflight import check_spec
+
+    spec = load_spec(spec_dict("aws", api_access=None), creates_api_server=False)
+    for create in (lambda: check_spec(spec), lambda: build_cluster("c", spec),
+                   lambda: AwsGpuCluster("c", spec)):
+        with pytest.raises(SpecError) as info:
+            create()  # outside any Pulumi runtime: a registration would fail otherwise
+        assert [p.path for p in info.value.problems] == ["api_access"]
+        assert str(info.value.problems[0]).startswith(REQUIRED)

@@ -29,8 +29,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from gpu_fabric.catalog import Cloud, Machine
+from gpu_fabric.errors import SpecError
 from gpu_fabric.fabric.description import FabricDescription, describe_cluster
 from gpu_fabric.layers import plugins
+from gpu_fabric.security import missing_api_access
 from gpu_fabric.spec import ClusterSpec
 
 if TYPE_CHECKING:
@@ -102,10 +104,13 @@ class GpuCluster(pulumi.ComponentResource):
         if self.cloud is not None and spec.cloud is not self.cloud:
             raise ValueError(
                 f"{type(self).__name__} builds {self.cloud.value} clusters, but spec.cloud is "
-                f"'{spec.cloud.value}'; use components.build_cluster to pick the right class"
+                f"'{spec.cloud.value}'; use gpu_fabric.build_cluster to pick the right class"
             )
         # Pure derivations first: a spec that cannot be described fails before any
-        # resource is registered.
+        # resource is registered; so does one loaded for blocks only (no api_access).
+        missing = missing_api_access(spec)
+        if missing:
+            raise SpecError(missing)
         fabrics = describe_cluster(spec, plugins())
         if spec.acceptance.enabled:
             from gpu_fabric.nccl.manifests import plan_acceptance

@@ -40,8 +40,9 @@ def check_spec(spec: ClusterSpec, name: str | None = None, source: str | None = 
     name in ``gpu_fabric.program``); it only shapes child names.
     """
     from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.security import missing_api_access
 
-    problems: list[Problem] = []
+    problems: list[Problem] = missing_api_access(spec)
 
     def attempt(step: Callable[..., Any], *args: Any) -> Any:
         try:

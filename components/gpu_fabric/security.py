@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
@@ -197,19 +200,45 @@ def effective_api_access(spec: ClusterSpec) -> ApiAccess:
                      open_to_internet=access.allow_public_internet and public)
 
 
+# Whether the spec being loaded is for a program that creates its API server (a stack,
+# ``build_cluster``); ``load_spec(..., creates_api_server=False)`` turns it off for a
+# program that only adds building blocks to a cluster it does not create.
+_CREATES_API_SERVER: ContextVar[bool] = ContextVar("creates_api_server", default=True)
+
+
+@contextmanager
+def loading_for(creates_api_server: bool) -> Iterator[None]:
+    """Validate specs inside this block as for a program that does (not) create its API server."""
+    token = _CREATES_API_SERVER.set(creates_api_server)
+    try:
+        yield
+    finally:
+        _CREATES_API_SERVER.reset(token)
+
+
+def missing_api_access(spec: ClusterSpec) -> list[Problem]:
+    """The refusal of a spec that creates a cluster but says nothing of who may reach it.
+
+    Run where an API server is created (``load_spec`` by default, and again by
+    ``preflight.check_spec`` and ``GpuCluster`` before their first resource, for a
+    spec that was loaded with ``creates_api_server=False``).
+    """
+    if spec.existing is not None or spec.api_access is not None:
+        return []
+    return [Problem(
+        "api_access",
+        "required: say who may reach the Kubernetes API server. Set api_access."
+        f"authorized_cidrs ({FIND_YOUR_ADDRESS}), or api_access.private_endpoint: true and "
+        "run `pulumi up` from inside the network; api_access.allow_public_internet: true "
+        "opens it to everyone on purpose",
+    )]
+
+
 def security_problems(spec: ClusterSpec) -> list[Problem]:
     """Cross-field checks of ``api_access`` / ``secrets_encryption`` (need the cloud)."""
-    out: list[Problem] = []
+    out: list[Problem] = missing_api_access(spec) if _CREATES_API_SERVER.get() else []
     access = spec.api_access
     creates = spec.existing is None
-    if creates and access is None:
-        out.append(Problem(
-            "api_access",
-            "required: say who may reach the Kubernetes API server. Set api_access."
-            f"authorized_cidrs ({FIND_YOUR_ADDRESS}), or api_access.private_endpoint: true and "
-            "run `pulumi up` from inside the network; api_access.allow_public_internet: true "
-            "opens it to everyone on purpose",
-        ))
     if creates and access is not None:
         out += _access_per_cloud(spec, access)
     enc = spec.secrets_encryption

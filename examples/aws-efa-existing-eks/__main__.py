@@ -36,13 +36,12 @@ spec = gf.load_spec({
     "name": "my-eks",
     "cloud": "aws",
     "location": {"region": "us-east-1", "zone": "us-east-1a"},
-    "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
     "kubernetes": {"version": "1.34"},
     "node_pools": [{"name": "p5", "machine_type": "p5.48xlarge", "node_count": 2,
                     "disk_size_gb": 500}],
     "aws": {"existing_vpc": {"vpc_id": vpc.vpc_id, "private_subnet_ids": vpc.private_subnet_ids,
                              "gpu_subnet_id": vpc.gpu_subnet_id}},
-})
+}, creates_api_server=False)  # blocks only: this program creates no API server
 (pool,) = spec.node_pools
 fabric = gf.describe_cluster(spec)[pool.name]
 

@@ -29,14 +29,13 @@ spec = gf.load_spec({
     "name": "train",
     "cloud": "azure",
     "location": {"region": "eastus"},
-    "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
     "kubernetes": {"version": "1.34"},
     "node_pools": [{"name": "h100", "machine_type": "Standard_ND96isr_H100_v5",
                     "node_count": 2}],
     "fabric": {"mode": "device-plugin", "device_plugin": "rdma-shared"},
     "azure": {"resource_group": group, "existing_subnet_id": config.require("node-subnet-id"),
               "infiniband_feature": "check"},
-})
+}, creates_api_server=False)  # blocks only: this program creates no API server
 (pool,) = spec.node_pools
 fabrics = gf.describe_cluster(spec)
 # Check only (no registration resource): the pool's VM size waits until the

@@ -27,11 +27,10 @@ spec = gf.load_spec({
     "name": "train",
     "cloud": "digitalocean",
     "location": {"region": "nyc2"},
-    "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
     "kubernetes": {"version": "1.34"},
     "node_pools": [{"name": "h200", "machine_type": "gpu-h200x8-1128gb-fabric-contracted",
                     "node_count": 2}],
-})
+}, creates_api_server=False)  # blocks only: this program creates no API server
 (pool,) = spec.node_pools
 fabrics = gf.describe_cluster(spec)
 

@@ -32,13 +32,12 @@ spec = gf.load_spec({
     "name": "train",
     "cloud": "gcp",
     "location": {"region": "us-west8", "zone": "us-west8-c"},
-    "api_access": {"authorized_cidrs": ["203.0.113.0/24"]},
     "kubernetes": {"version": "1.34"},
     "network": {"fabric_cidr": "192.168.0.0/16", "fabric_subnet_prefix": 24},
     "node_pools": [{"name": "a4", "machine_type": "a4-highgpu-8g", "node_count": 2}],
     "fabric": {"mode": "dra", "dranet": "self"},
     "gcp": {"project": project},
-})
+}, creates_api_server=False)  # blocks only: this program creates no API server
 pool = spec.node_pools[0]
 fabric = gf.describe_cluster(spec)[pool.name]
 layout = layout_on_existing_vpc(spec, config.require("network"), config.require("subnetwork"))

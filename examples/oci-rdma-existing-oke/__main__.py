@@ -35,13 +35,12 @@ spec = gf.load_spec({
     "name": "train",
     "cloud": "oci",
     "location": {"region": "us-ashburn-1", "zone": config.require("availability-domain")},
-    "api_access": {"private_endpoint": True},
     "kubernetes": {"version": "1.34"},
     "network": {"fabric_cidr": "192.168.0.0/16"},
     "node_pools": [{"name": "h100", "machine_type": "BM.GPU.H100.8", "node_count": 2,
                     "disk_size_gb": 500}],
     "oci": {"compartment_id": compartment, "gpu_image_id": image, "cni": "npn"},
-})
+}, creates_api_server=False)  # blocks only: this program creates no API server
 (pool,) = spec.node_pools
 fabric = gf.describe_cluster(spec)[pool.name]
 

@@ -11,14 +11,21 @@ from pydantic import (
 )
 
 from gpu_fabric.errors import Problem, SpecError, format_path
+from gpu_fabric.security import loading_for
 from gpu_fabric.spec.cluster import ClusterSpec
 
 
 # -- loading -----------------------------------------------------------------------
-def load_spec(data: Any, source: str | None = None) -> ClusterSpec:
+def load_spec(
+    data: Any, source: str | None = None, *, creates_api_server: bool = True
+) -> ClusterSpec:
     """Validate raw data (a stack's ``gpu-fabric:cluster`` value) into a :class:`ClusterSpec`.
 
     Raises :class:`~gpu_fabric.errors.SpecError` listing every problem.
+    ``creates_api_server=False``: the program only adds building blocks (a network,
+    GPU pools) to a cluster it does not create, so ``api_access`` (who may reach an
+    API server) is not required; ``build_cluster`` and every ``GpuCluster`` still
+    refuse such a spec without ``api_access`` before their first resource.
     """
     if not isinstance(data, Mapping):
         raise SpecError(
@@ -26,7 +33,8 @@ def load_spec(data: Any, source: str | None = None) -> ClusterSpec:
             source,
         )
     try:
-        return ClusterSpec(**data)
+        with loading_for(creates_api_server):
+            return ClusterSpec(**data)
     except ValidationError as exc:
         raise SpecError(problems_from_validation(exc), source) from None
 
