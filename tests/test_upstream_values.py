@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gpu_fabric import versions
-from tests.support.helm_values import FREE_FORM, check_values, has_upstream
+from tests.support.helm_values import FREE_FORM, chart_defaults, check_values, has_upstream
 from tests.support.variants import plan_of, usable
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -78,6 +78,13 @@ def test_an_unknown_key_fails() -> None:
         "gpu-operator: driver.rdma.useHostMofedd: not a value of the chart (no such key in "
         "its values.yaml or values.schema.json at the pinned version)"
     ]
+
+
+def test_a_pin_without_its_upstream_copy_names_the_refresh_command() -> None:
+    # A bumped pin fails every test that reads the chart's defaults; each says why.
+    with pytest.raises(FileNotFoundError, match=r"^no upstream copy of gpu-operator v0\.0\.0 "
+                       r"values\.yaml .*python scripts/refresh_upstream\.py --write fetches it$"):
+        chart_defaults("gpu-operator", "v0.0.0")
 
 
 def test_a_key_of_another_place_or_type_fails() -> None:

@@ -47,6 +47,12 @@ TOLERATION_LISTS = frozenset({"tolerations", "daemonsets.tolerations"})
 @cache
 def chart_defaults(chart: str, version: str) -> dict[str, Any]:
     path = VALUES / chart / version / "values.yaml"
+    if not path.is_file():  # a pin moved: say what to run, not a bare FileNotFoundError
+        raise FileNotFoundError(
+            f"no upstream copy of {chart} {version} values.yaml ({path}): the pin in "
+            "gpu_fabric/versions.py moved; python scripts/refresh_upstream.py --write "
+            "fetches it"
+        )
     return yaml.safe_load(path.read_text()) or {}
 
 
