@@ -140,7 +140,7 @@ def _network(spec: ClusterSpec, options: AzureOptions) -> NetworkLayout:
     net = spec.network
     vnet = net.cidr
     if vnet.prefixlen > 32 - 8 - NODE_SUBNET_EXTRA_BITS:
-        refuse("network.cidr", f"the VNet range needs at least /{28 - NODE_SUBNET_EXTRA_BITS} "
+        refuse("network.cidr", f"the VNet range needs at least /{32 - 8 - NODE_SUBNET_EXTRA_BITS} "
                "on AKS (a node subnet plus room for pods)", str(vnet))
     node_subnet = next(vnet.subnets(prefixlen_diff=NODE_SUBNET_EXTRA_BITS))
     service = net.service_cidr or DEFAULT_SERVICE_CIDR
