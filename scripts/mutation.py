@@ -118,6 +118,32 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     ),
     # The offline answers of each cloud's SDK (gpu_fabric/clouds/<cloud>/fakes.py).
     "plan-fakes": ("components/gpu_fabric/clouds/*/fakes.py", ["tests/test_plan_fakes.py"]),
+    # Each cloud's provider, its checks and its region table (clouds/<cloud>/), the
+    # registry, and the generic modules that only ask the provider (preflight, API
+    # access and encryption, regions, address plans, SDK extras). Unit tests and
+    # single-spec checks only: no test here plans a stack.
+    "clouds": (
+        [
+            "components/gpu_fabric/clouds/*/provider.py",
+            "components/gpu_fabric/clouds/*/checks.py",
+            "components/gpu_fabric/clouds/*/regions.py",
+            "components/gpu_fabric/clouds/registry.py",
+            "components/gpu_fabric/preflight.py",
+            "components/gpu_fabric/security.py",
+            "components/gpu_fabric/regions.py",
+            "components/gpu_fabric/addressing.py",
+            "components/gpu_fabric/sdks.py",
+        ],
+        [
+            "tests/test_clouds_exact.py",
+            "tests/test_api_access.py",
+            "tests/test_input_limits.py",
+            "tests/test_spec_exact.py",
+            "tests/test_extras.py",
+            "tests/test_one_validation_path.py",
+            "tests/test_cloud_names.py",
+        ],
+    ),
     # components/gpu_fabric/fabric, split in three runs (one run of the whole package against
     # all its tests takes hours on the 2-core sandbox).
     "fabric-logic": (
