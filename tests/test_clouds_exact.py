@@ -631,3 +631,49 @@ def test_oke_worker_subnet_is_the_first_quarter() -> None:
         "1021 usable addresses (1024 minus 3 the cloud reserves) but must hold 1022 node(s): "
         "1022 addresses; use a larger range (shorter prefix) (got '10.0.0.0/22')"
     ]
+
+
+def _preflight_paths(data: dict[str, Any]) -> list[str]:
+    try:
+        preflight.check_spec(load_spec(data))
+    except SpecError as exc:
+        return [p.path for p in exc.problems]
+    return []
+
+
+def test_preflight_names_a_problem_two_steps_find_once() -> None:
+    # describe_cluster and GKE's layout both refuse hostNetwork; the short node range is
+    # not reached (the layout stops at the first refusal).
+    data = spec_dict("gcp", network={"cidr": "10.0.0.0/28"}, fabric={"mode": "host-network"})
+    data["node_pools"][0]["node_count"] = 11
+    assert _preflight_paths(data) == ["fabric.mode"]
+
+
+def test_preflight_skips_the_aks_address_plan_without_the_fabrics() -> None:
+    # AKS sizes its subnets from the pools' fabrics (infrastructure_needs_fabrics): a pool
+    # that cannot be described leaves the address plan unchecked.
+    bad = spec_dict("azure", network={"cidr": "10.0.0.0/28"}, fabric={"mode": "host-network"})
+    assert _preflight_paths(bad) == ["fabric.mode"]
+    assert _preflight_paths(spec_dict("azure", network={"cidr": "10.0.0.0/28"})) == [
+        "network.cidr"]
+
+
+def test_preflight_runs_the_layer() -> None:
+    # An rdma-shared plugin no pool uses is refused by the Kubernetes layer (build_layer).
+    data = spec_dict("gcp", addons={"rdma_shared_device_plugin": {"enabled": True}})
+    assert _preflight_paths(data) == ["addons.rdma_shared_device_plugin.enabled"]
+
+
+def test_preflight_of_an_existing_cluster_reads_its_kubeconfig_only(tmp_path: Any) -> None:
+    bad = tmp_path / "kubeconfig.yaml"
+    bad.write_text("not: [a kubeconfig")
+
+    def existing(path: str) -> dict[str, Any]:
+        # A /30 would be refused for a cluster this stack creates; an existing cluster's
+        # network is the team's.
+        return spec_dict("gcp", gcp=None, api_access=None, network={"cidr": "10.0.0.0/30"},
+                         existing={"kubeconfig": {"path": path}})
+
+    assert _preflight_paths(existing(str(bad))) == ["existing.kubeconfig.path"]
+    # A kubeconfig that does not exist yet is planned with a placeholder.
+    assert _preflight_paths(existing(str(tmp_path / "absent.yaml"))) == []
