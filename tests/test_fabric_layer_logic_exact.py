@@ -39,6 +39,7 @@ from gpu_fabric.fabric.description import (
     DevicePlugin,
     DraClasses,
     FabricDescription,
+    PodInterface,
     Taint,
     Toleration,
     describe_cluster,
@@ -450,6 +451,21 @@ def test_install_makes_the_default(registry: None) -> None:
     assert installed(other) is other
 
 
+def test_installed_makes_a_lazy_default_once(registry: None) -> None:
+    # `import gpu_fabric` installs a function (no cloud module loaded until a layer is asked).
+    made: list[LayerPlugins] = []
+
+    def make() -> LayerPlugins:
+        made.append(LayerPlugins({Cloud.GCP: FakeCloud()}))
+        return made[-1]
+
+    install(make)
+    first = installed()
+    assert installed() is first
+    assert made == [first]
+    assert plugins_module._installed == [first]
+
+
 def test_installed_without_any_says_how_to_install(
     registry: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -561,3 +577,22 @@ def test_ordered_refuses_a_cycle() -> None:
     assert str(err.value) == (
         "layer parts wait for each other in a cycle: b -> ['c'], c -> ['b', 'a']")
 
+
+
+# -- small records ---------------------------------------------------------------------
+
+
+def test_pod_interface_is_a_gke_multinetwork_annotation_entry() -> None:
+    # GKE multi-network pods: networking.gke.io/interfaces is a JSON list of
+    # {"interfaceName": ..., "network": ...}
+    # (https://cloud.google.com/kubernetes-engine/docs/how-to/setup-multinetwork-support-for-pods).
+    assert PodInterface("eth1", "rdma-0").to_dict() == {
+        "interfaceName": "eth1", "network": "rdma-0"}
+
+
+def test_dranet_hint_is_the_clouds_or_none() -> None:
+    from gpu_fabric.fabric.parts import _dranet_hint
+
+    # DraNet's cloudProviderHint: "NONE" without a cloud (fabric/manifests/dranet.py); GKE: "GCE".
+    assert _dranet_hint({}) == "NONE"
+    assert _dranet_hint({"gpu": _fabric(dranet_provider_hint="GCE")}) == "GCE"
