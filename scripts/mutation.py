@@ -36,52 +36,52 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     "verdict": (
         "components/gpu_fabric/nccl/verdict.py",
         [
-            "tests/test_nccl_verdict.py",
-            "tests/test_nccl_verdict_exact.py",
-            "tests/test_nccl_parser.py",
+            "tests/nccl/test_nccl_verdict.py",
+            "tests/nccl/test_nccl_verdict_exact.py",
+            "tests/nccl/test_nccl_parser.py",
         ],
     ),
     "parser": (
         "components/gpu_fabric/nccl/parser.py",
         [
-            "tests/test_nccl_parser.py",
-            "tests/test_nccl_parser_exact.py",
-            "tests/test_nccl_verdict.py",
+            "tests/nccl/test_nccl_parser.py",
+            "tests/nccl/test_nccl_parser_exact.py",
+            "tests/nccl/test_nccl_verdict.py",
         ],
     ),
     # The acceptance test's plan and objects: pure calls only (the cluster-level tests
     # in test_nccl_manifests.py plan whole clusters, ~10 s each, too slow per mutant).
     "nccl-manifests": (
         "components/gpu_fabric/nccl/manifests.py",
-        ["tests/test_nccl_manifests_exact.py"],
+        ["tests/nccl/test_nccl_manifests_exact.py"],
     ),
     "nccl-component": (
         "components/gpu_fabric/nccl/component.py",
-        ["tests/test_nccl_component.py"],
+        ["tests/nccl/test_nccl_component.py"],
     ),
     "nccl-plot": (
         "components/gpu_fabric/nccl/plot.py",
-        ["tests/test_nccl_plot.py", "tests/test_nccl_plot_exact.py"],
+        ["tests/nccl/test_nccl_plot.py", "tests/nccl/test_nccl_plot_exact.py"],
     ),
     "catalog": (
         "components/gpu_fabric/catalog/*",
         [
-            "tests/test_catalog.py",
-            "tests/test_catalog_rules.py",
-            "tests/test_catalog_rows.py",
-            "tests/test_gpu_nic_pairing.py",
-            "tests/test_nccl_verdict.py",
-            "tests/test_nccl_verdict_exact.py",
-            "tests/test_fabric_counts.py",
+            "tests/catalog/test_catalog.py",
+            "tests/catalog/test_catalog_rules.py",
+            "tests/catalog/test_catalog_rows.py",
+            "tests/catalog/test_gpu_nic_pairing.py",
+            "tests/nccl/test_nccl_verdict.py",
+            "tests/nccl/test_nccl_verdict_exact.py",
+            "tests/fabric/test_fabric_counts.py",
         ],
     ),
     "spec": (
         "components/gpu_fabric/spec/*",
         [
-            "tests/test_spec_exact.py",
-            "tests/test_spec.py",
-            "tests/test_spec_hints.py",
-            "tests/test_input_limits.py",
+            "tests/spec/test_spec_exact.py",
+            "tests/spec/test_spec.py",
+            "tests/spec/test_spec_hints.py",
+            "tests/cli/test_input_limits.py",
         ],
     ),
     # The offline plan (diff, urns, stack files, YAML limits, the mock runtime, the fakes
@@ -91,21 +91,21 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
     "plan": (
         ["components/gpu_fabric/plan/*.py", "components/gpu_fabric/clouds/*/plan_facts.py"],
         [
-            "tests/test_plan_diff_exact.py",
-            "tests/test_plan_model_urns.py",
-            "tests/test_plan_runtime.py",
-            "tests/test_plan_inputs_exact.py",
-            "tests/test_plan_offline.py",
-            "tests/test_diff.py::test_changed_paths_name_the_leaves",
-            "tests/test_diff.py::test_not_a_plan_is_refused",
-            "tests/test_diff.py::test_cli_diff_usage_and_bad_files",
-            "tests/test_plan_runner.py",
-            "tests/test_plan_deterministic.py",
-            "tests/test_input_limits.py",
-            "tests/test_team_repo.py",
-            "tests/test_urn_stability.py::test_rename_with_alias_is_recorded_as_retired",
-            "tests/test_urn_stability.py::test_rename_without_alias_is_refused_unless_allowed",
-            "tests/test_urn_stability.py::test_new_resource_is_reported",
+            "tests/plan/test_plan_diff_exact.py",
+            "tests/plan/test_plan_model_urns.py",
+            "tests/plan/test_plan_runtime.py",
+            "tests/plan/test_plan_inputs_exact.py",
+            "tests/plan/test_plan_offline.py",
+            "tests/plan/test_diff.py::test_changed_paths_name_the_leaves",
+            "tests/plan/test_diff.py::test_not_a_plan_is_refused",
+            "tests/plan/test_diff.py::test_cli_diff_usage_and_bad_files",
+            "tests/plan/test_plan_runner.py",
+            "tests/plan/test_plan_deterministic.py",
+            "tests/cli/test_input_limits.py",
+            "tests/cli/test_team_repo.py",
+            "tests/plan/test_urn_stability.py::test_rename_with_alias_is_recorded_as_retired",
+            "tests/plan/test_urn_stability.py::test_rename_without_alias_is_refused_unless_allowed",
+            "tests/plan/test_urn_stability.py::test_new_resource_is_reported",
             "tests/test_architecture.py::test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped",
             "tests/test_architecture.py::test_each_clouds_fakes_live_in_its_folder",
             "tests/test_architecture.py::test_every_cloud_has_offline_fakes",
@@ -117,7 +117,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         ],
     ),
     # The offline answers of each cloud's SDK (gpu_fabric/clouds/<cloud>/fakes.py).
-    "plan-fakes": ("components/gpu_fabric/clouds/*/fakes.py", ["tests/test_plan_fakes.py"]),
+    "plan-fakes": ("components/gpu_fabric/clouds/*/fakes.py", ["tests/plan/test_plan_fakes.py"]),
     # Each cloud's provider, its checks and its region table (clouds/<cloud>/), the
     # registry, and the generic modules that only ask the provider (preflight, API
     # access and encryption, regions, address plans, SDK extras). Unit tests and
@@ -135,12 +135,12 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "components/gpu_fabric/sdks.py",
         ],
         [
-            "tests/test_clouds_exact.py",
+            "tests/clouds/test_clouds_exact.py",
             "tests/test_api_access.py",
-            "tests/test_input_limits.py",
-            "tests/test_spec_exact.py",
+            "tests/cli/test_input_limits.py",
+            "tests/spec/test_spec_exact.py",
             "tests/test_extras.py",
-            "tests/test_one_validation_path.py",
+            "tests/spec/test_one_validation_path.py",
             "tests/test_cloud_names.py",
         ],
     ),
@@ -158,30 +158,31 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "components/gpu_fabric/fabric/model.py",
         ],
         [
-            "tests/test_fabric_logic_exact.py",
-            "tests/test_injection.py",
-            "tests/test_workload.py",
-            "tests/test_fabric_counts.py",
-            "tests/test_do_gcp_pod_shapes.py",
-            "tests/test_dra_rails.py",
-            "tests/test_fabric_dra.py",
-            "tests/test_pod_admission.py",
+            "tests/fabric/test_fabric_logic_exact.py",
+            "tests/fabric/test_injection.py",
+            "tests/fabric/test_workload.py",
+            "tests/fabric/test_fabric_counts.py",
+            "tests/clouds/test_do_gcp_pod_shapes.py",
+            "tests/fabric/test_dra_rails.py",
+            "tests/fabric/test_fabric_dra.py",
+            "tests/fabric/test_pod_admission.py",
         ],
     ),
     "fabric-manifests": (
         "components/gpu_fabric/fabric/manifests/*.py",
         [
-            "tests/test_azure_layer.py",  # rdma_shared / SR-IOV IB (no other test reaches them)
-            "tests/test_fabric_counts.py",
-            "tests/test_fabric_dra.py",
-            "tests/test_oci_fabric.py",
-            "tests/test_fabric_seed_do.py",
-            "tests/test_gcp_gpudirect_tcpx.py",
-            "tests/test_dra_rails.py",
-            "tests/test_fabric_namespaces.py",
-            "tests/test_node_agent_confinement.py",
+            # rdma_shared / SR-IOV IB (no other test reaches them)
+            "tests/clouds/azure/test_azure_layer.py",
+            "tests/fabric/test_fabric_counts.py",
+            "tests/fabric/test_fabric_dra.py",
+            "tests/clouds/oci/test_oci_fabric.py",
+            "tests/fabric/test_fabric_seed_do.py",
+            "tests/clouds/gcp/test_gcp_gpudirect_tcpx.py",
+            "tests/fabric/test_dra_rails.py",
+            "tests/fabric/test_fabric_namespaces.py",
+            "tests/fabric/test_node_agent_confinement.py",
             # one literal, upstream-cited test file per builder group
-            "tests/test_fabric_manifests_*_exact.py",
+            "tests/fabric/test_fabric_manifests_*_exact.py",
         ],
     ),
     "fabric-layer": (
@@ -196,17 +197,17 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "components/gpu_fabric/fabric/plugin_guards.py",
         ],
         [
-            "tests/test_fabric_dra.py",
-            "tests/test_oci_fabric.py",
-            "tests/test_fabric_seed_do.py",
-            "tests/test_gcp_gpudirect_tcpx.py",
-            "tests/test_fabric_namespaces.py",
-            "tests/test_fabric_counts.py",
-            "tests/test_node_agent_confinement.py",
-            "tests/test_pod_admission.py",
+            "tests/fabric/test_fabric_dra.py",
+            "tests/clouds/oci/test_oci_fabric.py",
+            "tests/fabric/test_fabric_seed_do.py",
+            "tests/clouds/gcp/test_gcp_gpudirect_tcpx.py",
+            "tests/fabric/test_fabric_namespaces.py",
+            "tests/fabric/test_fabric_counts.py",
+            "tests/fabric/test_node_agent_confinement.py",
+            "tests/fabric/test_pod_admission.py",
             # one literal test file per part of the layer (parts, logic, the Pulumi stack)
-            "tests/test_fabric_layer_*_exact.py",
-            "tests/test_fabric_plugin_guards.py",
+            "tests/fabric/test_fabric_layer_*_exact.py",
+            "tests/fabric/test_fabric_plugin_guards.py",
         ],
     ),
 }
@@ -230,7 +231,7 @@ def _globs(module: str) -> list[str]:
 def _tests(module: str) -> list[str]:
     """The module's test selection, with file globs expanded (pytest does not expand them).
 
-    A glob such as ``tests/test_fabric_manifests_*_exact.py`` lets a new exact-test file
+    A glob such as ``tests/fabric/test_fabric_manifests_*_exact.py`` lets a new exact-test file
     join an entry without editing this table; a glob that matches nothing is dropped.
     """
     selection: list[str] = []

@@ -3,7 +3,7 @@
 ``make golden`` / ``python scripts/update_golden.py``: re-writes
 ``tests/data/golden/<stack>/`` (the files ``render --stack S`` writes and the
 ``plan --stack S --json`` output) from the current code, so an intended change
-of output is one command and reviewed as a diff (tests/test_golden.py compares).
+of output is one command and reviewed as a diff (tests/plan/test_golden.py compares).
 ``--check`` only compares and exits 1 on a difference, printing the diff.
 
 The logic lives in tests/support/golden.py so the test and this script cannot

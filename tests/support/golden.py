@@ -10,7 +10,7 @@ is committed under ``tests/data/golden/<stack>/`` and compared with a fresh run:
   hidden ``.gpu-fabric-render`` record, which only lists them);
 - ``plan.json``: the stdout of ``python -m gpu_fabric plan --stack S --json``
   (already sorted by URN, dependencies and input keys; see
-  tests/test_plan_deterministic.py).
+  tests/plan/test_plan_deterministic.py).
 
 An intended change is accepted by re-writing the files (:data:`UPDATE`) and
 reviewing the diff, as the URN lists in ``tests/data/urns/`` are. Behaviour

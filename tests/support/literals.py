@@ -53,7 +53,8 @@ MANAGED = {"app.kubernetes.io/managed-by": "gpu-fabric"}
 # taint key by name plus any NoSchedule / NoExecute taint"; docs/policy.md
 # fabric-daemonsets-tolerate-gpu-taints). The last two are upstream Multus's own pair
 # (multus-cni v4.3.0 deployments/multus-daemonset-thick.yml). The keys themselves, with
-# their sources: tests/test_fabric_logic_exact.py test_gpu_taint_keys_are_every_clouds_gpu_taint.
+# their sources: tests/fabric/test_fabric_logic_exact.py
+# test_gpu_taint_keys_are_every_clouds_gpu_taint.
 TOLERATIONS = AnyOrder([
     {"key": "nvidia.com/gpu", "operator": "Exists"},
     {"key": "amd.com/gpu", "operator": "Exists"},
