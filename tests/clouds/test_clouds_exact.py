@@ -677,3 +677,58 @@ def test_preflight_of_an_existing_cluster_reads_its_kubeconfig_only(tmp_path: An
     assert _preflight_paths(existing(str(bad))) == ["existing.kubeconfig.path"]
     # A kubeconfig that does not exist yet is planned with a placeholder.
     assert _preflight_paths(existing(str(tmp_path / "absent.yaml"))) == []
+
+
+def test_preflight_plans_the_acceptance_job_only_when_enabled() -> None:
+    # The pool has 2 nodes; a 3-node NCCL test is refused by plan_acceptance (nccl/manifests.py).
+    assert _preflight_paths(spec_dict("gcp", acceptance={"enabled": True, "nodes": 3})) == [
+        "acceptance.nodes"]
+    assert _preflight_paths(spec_dict("gcp", acceptance={"enabled": False, "nodes": 3})) == []
+    assert _preflight_paths(spec_dict("gcp", acceptance={"enabled": True, "nodes": 2})) == []
+
+
+def test_gke_existing_networks_check_only_the_pod_range() -> None:
+    from gpu_fabric.clouds.gcp.options import GcpExistingNetworks
+
+    nets = GcpExistingNetworks(network="team-vpc", subnetwork="team-subnet")
+    spec = _with_options(_gpu_nodes(_with_network(_spec("gcp"), cidr="10.0.0.0/30",
+                                                  pod_cidr="10.8.0.0/22"), 3),
+                         existing_networks=nets, private_nodes=False)
+    # The /30 node range and the /30 fabric subnet are the team's; 5 nodes x 256 > 1024.
+    assert [p.path for p in gcp_checks.address_problems(spec, ["192.168.0.0/30"])] == [
+        "network.pod_cidr"]
+
+
+def test_gke_fabric_subnets_hold_the_fabric_pools_nodes_only() -> None:
+    # a4-highgpu-8g has fabric NICs, g2-standard-48 none (catalog/gcp.py): a /29 fabric subnet
+    # (4 usable) holds the 2 a4 nodes; the 3 g2 nodes take no fabric address.
+    spec = _spec("gcp")
+    plain = spec.node_pools[0].model_copy(update={
+        "name": "plain", "machine_type": "g2-standard-48", "node_count": 3})
+    two = spec.model_copy(update={"node_pools": [spec.node_pools[0], plain]})
+    assert [p.name for p in two.fabric_pools] == ["gpu"]
+    assert gcp_checks.address_problems(two, ["192.168.0.0/29"]) == []
+
+
+def test_zone_refusals_name_the_zone_given() -> None:
+    oci = provider_for(Cloud.OCI).location_problems("us-ashburn-1", "Uocm:US-ASHBURN-AD-4")
+    assert (oci[0].value, oci[0].has_value) == ("Uocm:US-ASHBURN-AD-4", True)
+    assert oci[0].message.startswith(
+        "'Uocm:US-ASHBURN-AD-4' is not a zone of OCI region us-ashburn-1")
+    gcp = provider_for(Cloud.GCP).location_problems("us-east1", "us-east1-a")
+    assert (gcp[0].value, gcp[0].has_value) == ("us-east1-a", True)
+    assert gcp[0].message.startswith("'us-east1-a' is not a zone of GCP region us-east1")
+
+
+def test_an_existing_cluster_keeps_its_api_access() -> None:
+    # DOKS refuses a private endpoint only for a cluster this stack creates.
+    existing = _spec("digitalocean").model_copy(update={"existing": object(),
+                                                        "api_access": PRIVATE})
+    assert security.security_problems(existing) == []
+
+
+def test_registry_key_error_names_the_cloud(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "PROVIDER_MODULES", {Cloud.GCP: "gpu_fabric.clouds.gcp.provider"})
+    with pytest.raises(KeyError) as info:
+        registry.PROVIDERS[Cloud.AWS]
+    assert info.value.args == (Cloud.AWS,)
