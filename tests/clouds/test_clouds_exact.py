@@ -732,3 +732,57 @@ def test_registry_key_error_names_the_cloud(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(KeyError) as info:
         registry.PROVIDERS[Cloud.AWS]
     assert info.value.args == (Cloud.AWS,)
+
+
+# -- each refusal is added to the others, and what an existing network skips ----------------
+
+
+def test_gke_reports_node_fabric_and_pod_ranges_together() -> None:
+    spec = _gpu_nodes(_with_network(_spec("gcp"), cidr="10.0.0.0/28", pod_cidr="10.8.0.0/22"),
+                      11)
+    assert [p.path for p in gcp_checks.address_problems(spec, ["192.168.0.0/30"])] == [
+        "network.cidr", "network.fabric_subnet_prefix", "network.pod_cidr"]
+
+
+def test_eks_reports_gpu_and_private_subnets_together() -> None:
+    spec = _spec("aws")
+    found = aws_checks.address_problems(spec, "10.0.0.0/28", ["10.0.2.0/30"], {"gpu": 6})
+    assert [p.value for p in found] == ["10.0.0.0/16", "10.0.2.0/30"]
+
+
+def test_api_access_and_encryption_refusals_together() -> None:
+    spec = _with_options(_spec("gcp"), private_nodes=False).model_copy(update={
+        "api_access": PRIVATE, "secrets_encryption": SecretsEncryptionSpec(kms_key="not-a-key")})
+    assert [p.path for p in security.security_problems(spec)] == [
+        "api_access.private_endpoint", "secrets_encryption.kms_key"]
+
+
+def test_eks_node_without_efa_takes_one_address() -> None:
+    # g5.48xlarge has no EFA (catalog/aws.py, fabric NONE): its only interface is the
+    # primary ENA, 1 address per node; the /24 GPU subnet of a /20 holds 251.
+    g5 = _spec("aws")
+    pool = g5.node_pools[0].model_copy(update={"machine_type": "g5.48xlarge"})
+    g5 = _with_network(g5.model_copy(update={"node_pools": [pool]}), cidr="10.0.0.0/20")
+    aws_checks.check_infrastructure(_gpu_nodes(g5, 251), {})
+    with pytest.raises(SpecError) as info:
+        aws_checks.check_infrastructure(_gpu_nodes(g5, 252), {})
+    assert "need 252;" in info.value.problems[0].message
+
+
+def test_an_existing_vpc_or_vcn_is_the_teams() -> None:
+    from gpu_fabric.clouds.aws.options import AwsExistingVpc
+    from gpu_fabric.clouds.oci.options import OciExistingNetwork
+
+    vpc = AwsExistingVpc.model_construct(
+        vpc_id="vpc-0abc", private_subnet_ids=["subnet-a", "subnet-b"],
+        gpu_subnet_id="subnet-g")
+    aws = _with_options(_gpu_nodes(_with_network(_spec("aws"), cidr="10.0.0.0/20"), 252),
+                        existing_vpc=vpc)
+    aws_checks.check_infrastructure(aws, {})  # 252 nodes would not fit a planned /24
+    vcn = OciExistingNetwork.model_construct(
+        vcn_id="ocid1.vcn.oc1..a", endpoint_subnet_id="ocid1.subnet.oc1..e",
+        worker_subnet_id="ocid1.subnet.oc1..w", pod_subnet_id="ocid1.subnet.oc1..p",
+        lb_subnet_id=None)
+    oci = _with_options(_gpu_nodes(_with_network(_spec("oci"), cidr="10.0.0.0/20"), 1020),
+                        existing_network=vcn)
+    oci_checks.check_infrastructure(oci, {})  # 1022 nodes would not fit a planned /22
