@@ -97,7 +97,7 @@ class Machine:
     strings read alike and swap silently). ``pairing`` says which fabric NICs serve
     which GPUs; the catalog refuses a row with fabric NICs and no pairing
     (:func:`gpu_fabric.catalog.lookup.check_rows`). ``sources`` are https URLs or
-    paths in this repository (tests/test_catalog_rows.py).
+    paths in this repository (tests/catalog/test_catalog_rows.py).
     """
 
     cloud: Cloud

@@ -9,7 +9,7 @@ is this checklist (the test in brackets fails until the step is done):
 
 1. ``catalog/model.py``: the :class:`~gpu_fabric.catalog.Cloud` value, and
    ``catalog/<cloud>.py`` with the cloud's machines, their fabric facts and
-   NCCL profiles, added to ``catalog/lookup.py`` (``tests/test_catalog.py``).
+   NCCL profiles, added to ``catalog/lookup.py`` (``tests/catalog/test_catalog.py``).
 2. ``clouds/<cloud>/options.py``: the spec's ``<cloud>:`` section, a
    :class:`~gpu_fabric.clouds.options_base.CloudOptions` (SDK-free; the spec's
    field is named after the cloud's value).
@@ -33,7 +33,7 @@ is this checklist (the test in brackets fails until the step is done):
 7. One line in :data:`gpu_fabric.clouds.registry.PROVIDER_MODULES`, and the
    SDK as an optional extra in ``pyproject.toml`` (``tests/test_extras.py``).
 
-``tests/test_toy_cloud.py`` builds a sixth cloud this way in a copy of the
+``tests/clouds/test_toy_cloud.py`` builds a sixth cloud this way in a copy of the
 package, and ``tests/test_cloud_names.py`` fails when code outside a cloud's
 folder names a cloud.
 

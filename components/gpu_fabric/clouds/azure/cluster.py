@@ -13,7 +13,7 @@ Children (names derived from the component name ``<n>``, a compatibility surface
   in an :class:`~gpu_fabric.clouds.azure.blocks.AzureNdAgentPool` ``<n>-<pool>-pool``.
 
 The blocks' children keep the names above and carry ``pulumi.Alias(parent=<n>)``:
-stacks created before the blocks keep their URNs (``tests/test_building_blocks.py``).
+stacks created before the blocks keep their URNs (``tests/clouds/test_building_blocks.py``).
 
 Everything that can be wrong with the spec is found by the pure
 :func:`~gpu_fabric.clouds.azure.layout.plan_layout` before anything is registered.

@@ -15,7 +15,7 @@ What it creates (names derived from its name, a compatibility surface):
   ``<name>-<pool>-pool``.
 
 The blocks' children keep the names above and carry ``pulumi.Alias(parent=<name>)``:
-stacks created before the blocks keep their URNs (``tests/test_building_blocks.py``).
+stacks created before the blocks keep their URNs (``tests/clouds/test_building_blocks.py``).
 
 The Kubernetes layer (Multus, the host-device NADs ``roce-net-fabricN``...) is
 installed by the base class from the DO fabric description.

@@ -16,7 +16,7 @@ The blocks wrap the builders of ``network`` and ``nodepool``. Children keep the
 names they had as direct children of the cluster component, and under a
 ``GpuCluster`` each child carries ``pulumi.Alias(parent=<the cluster>)``
 (:func:`~gpu_fabric.clouds.blocks.moved_child_opts`): stacks created before the
-blocks existed keep every URN (``tests/test_building_blocks.py``).
+blocks existed keep every URN (``tests/clouds/test_building_blocks.py``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Child names (compatibility surface, keep stable): ``<name>-vcn``, ``-nat``,
 ``<name>-network-operator`` (OKE add-ons, add-on mode only).
 
 The blocks' children keep the names above and carry ``pulumi.Alias(parent=<name>)``:
-stacks created before the blocks keep their URNs (``tests/test_building_blocks.py``).
+stacks created before the blocks keep their URNs (``tests/clouds/test_building_blocks.py``).
 """
 
 from __future__ import annotations

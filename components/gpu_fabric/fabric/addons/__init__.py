@@ -4,7 +4,7 @@ cluster gets (:func:`resolve_addons`).
 
 Code names an add-on by its definition (``addons.on(GPU_OPERATOR)``,
 ``chart_release(GPU_OPERATOR, ...)``), never by re-spelling its key: the key
-string lives in the definition's module only (``tests/test_addon_registry.py``).
+string lives in the definition's module only (``tests/fabric/test_addon_registry.py``).
 """
 
 from __future__ import annotations
