@@ -576,7 +576,12 @@ def test_preflight_reports_every_problem_once_with_its_source() -> None:
 
 def test_preflight_passes_a_good_spec_of_each_cloud() -> None:
     for cloud in ("gcp", "aws", "azure", "digitalocean", "oci"):
-        preflight.check_spec(_spec(cloud))
+        good = _spec(cloud)
+        assert preflight.check_spec(good) is None
+        # The same spec without api_access is refused by the same call: it did check.
+        with pytest.raises(SpecError) as info:
+            preflight.check_spec(good.model_copy(update={"api_access": None}))
+        assert [p.path for p in info.value.problems] == ["api_access"]
 
 
 # -- check_infrastructure: the layout's subnets against the nodes -----------------------------
@@ -778,11 +783,19 @@ def test_an_existing_vpc_or_vcn_is_the_teams() -> None:
         gpu_subnet_id="subnet-g")
     aws = _with_options(_gpu_nodes(_with_network(_spec("aws"), cidr="10.0.0.0/20"), 252),
                         existing_vpc=vpc)
-    aws_checks.check_infrastructure(aws, {})  # 252 nodes would not fit a planned /24
+    assert aws_checks.check_infrastructure(aws, {}) is None  # the team's subnets
+    planned = _with_options(aws, existing_vpc=None)  # 252 nodes do not fit a planned /24
+    with pytest.raises(SpecError) as info:
+        aws_checks.check_infrastructure(planned, {})
+    assert [p.path for p in info.value.problems] == ["network.cidr"]
     vcn = OciExistingNetwork.model_construct(
         vcn_id="ocid1.vcn.oc1..a", endpoint_subnet_id="ocid1.subnet.oc1..e",
         worker_subnet_id="ocid1.subnet.oc1..w", pod_subnet_id="ocid1.subnet.oc1..p",
         lb_subnet_id=None)
     oci = _with_options(_gpu_nodes(_with_network(_spec("oci"), cidr="10.0.0.0/20"), 1020),
                         existing_network=vcn)
-    oci_checks.check_infrastructure(oci, {})  # 1022 nodes would not fit a planned /22
+    assert oci_checks.check_infrastructure(oci, {}) is None  # the team's subnets
+    planned = _with_options(oci, existing_network=None)  # 1022 nodes: not a planned /22
+    with pytest.raises(SpecError) as info:
+        oci_checks.check_infrastructure(planned, {})
+    assert [p.path for p in info.value.problems] == ["network.cidr"]
