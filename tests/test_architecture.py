@@ -285,8 +285,7 @@ PROVIDER_PACKAGE = {Cloud.GCP: "gcp", Cloud.AWS: "aws", Cloud.AZURE: "azure-nati
 def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(fakes_loader, "fakes_module",
-                        lambda cloud: f"gpu_fabric.clouds.{cloud.value}.gone")
+    monkeypatch.setattr(fakes_loader, "LEAF", "gone")
     message = ("no offline fakes for 'oci': gpu_fabric.clouds.oci.gone is missing (a cloud "
                "folder holds fakes.py with RESOURCE_OUTPUTS and CALLS)")
     with pytest.raises(LookupError) as info:
@@ -295,8 +294,8 @@ def test_a_cloud_without_fakes_fails_loudly_instead_of_being_skipped(
 
 
 def test_fakes_without_both_tables_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fakes_loader, "import_module",
-                        lambda name: types.SimpleNamespace(RESOURCE_OUTPUTS={}))
+    monkeypatch.setattr(fakes_loader, "cloud_module",
+                        lambda cloud, leaf, missing: types.SimpleNamespace(RESOURCE_OUTPUTS={}))
     with pytest.raises(LookupError) as info:
         fakes_for(Cloud.GCP)
     assert str(info.value) == (
@@ -331,7 +330,8 @@ def test_production_code_never_imports_the_fakes() -> None:
         for node in ast.walk(tree):
             text = (ast.unparse(node) if isinstance(node, ast.JoinedStr)
                     else node.value if isinstance(node, ast.Constant) else None)
-            if id(node) not in docstrings and isinstance(text, str) and ".fakes" in text:
+            if id(node) not in docstrings and isinstance(text, str) and (
+                    ".fakes" in text or text == "fakes"):  # a module path, or its leaf
                 naming.append(str(path.relative_to(LIBRARY)))
     assert sorted(set(naming)) == ["gpu_fabric/plan/fakes/__init__.py"]
 
@@ -372,14 +372,14 @@ def test_every_cloud_states_its_plan_facts_for_its_own_provider(cloud: Cloud) ->
 
 
 def test_a_cloud_without_plan_facts_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
-    import gpu_fabric.plan.cloud_facts as cloud_facts
+    import gpu_fabric.clouds.registry as registry
 
     def missing(name: str) -> Any:
         err = ModuleNotFoundError(f"No module named '{name}'")
         err.name = name
         raise err
 
-    monkeypatch.setattr(cloud_facts, "import_module", missing)
+    monkeypatch.setattr(registry, "import_module", missing)
     with pytest.raises(LookupError) as info:
         plan_facts(Cloud.AZURE)
     assert str(info.value) == (
@@ -394,9 +394,10 @@ def test_a_cloud_without_plan_facts_fails_loudly(monkeypatch: pytest.MonkeyPatch
 def test_plan_facts_of_the_wrong_shape_fail_loudly(
     monkeypatch: pytest.MonkeyPatch, module: Any, got: str
 ) -> None:
-    import gpu_fabric.plan.cloud_facts as cloud_facts
+    import gpu_fabric.clouds.registry as registry
 
-    monkeypatch.setattr(cloud_facts, "import_module", lambda name: module)
+    module.__name__ = "gpu_fabric.clouds.azure.plan_facts"
+    monkeypatch.setattr(registry, "import_module", lambda name: module)
     with pytest.raises(LookupError) as info:
         plan_facts(Cloud.AZURE)
     assert str(info.value) == (

@@ -19,8 +19,9 @@ is beside it, :mod:`gpu_fabric.clouds.factory`.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Iterator, Mapping
+from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from gpu_fabric.catalog import Cloud
@@ -45,10 +46,32 @@ def provider_for(cloud: Cloud) -> CloudProvider:
     if module is None:
         known = ", ".join(c.value for c in PROVIDER_MODULES)
         raise LookupError(f"no cloud provider registered for '{cloud.value}'; registered: {known}")
-    provider: CloudProvider = importlib.import_module(module).PROVIDER
+    provider: CloudProvider = import_module(module).PROVIDER
     if provider.cloud is not cloud:
         raise LookupError(f"{module}.PROVIDER serves '{provider.cloud.value}', not '{cloud.value}'")
     return provider
+
+
+def cloud_module_name(cloud: Cloud, leaf: str) -> str:
+    """The module ``leaf`` of ``cloud``'s folder: beside its provider module, so the
+    registry line is the one place that says where a cloud lives."""
+    return f"{PROVIDER_MODULES[cloud].rpartition('.')[0]}.{leaf}"
+
+
+def cloud_module(cloud: Cloud, leaf: str, *, missing: str) -> ModuleType:
+    """``leaf`` of ``cloud``'s folder, imported now (the planner's fakes and plan facts).
+
+    A folder without that module raises ``LookupError(missing)`` (``{name}``: the
+    module's name): the caller says what the module should hold. A module that
+    exists but fails to import raises as it is.
+    """
+    name = cloud_module_name(cloud, leaf)
+    try:
+        return import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        raise LookupError(missing.format(name=name)) from None
 
 
 def clouds() -> tuple[Cloud, ...]:

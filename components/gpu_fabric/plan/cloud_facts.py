@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import import_module
 
 from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.registry import cloud_module
 
 
 @dataclass(frozen=True)
@@ -41,17 +41,13 @@ class PlanFacts:
 
 def plan_facts(cloud: Cloud) -> PlanFacts:
     """``cloud``'s facts, from ``gpu_fabric.clouds.<cloud>.plan_facts`` (imported on use)."""
-    name = f"gpu_fabric.clouds.{cloud.value}.plan_facts"
-    try:
-        module = import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
-        raise LookupError(f"cloud '{cloud.value}' has no plan facts: {name} is missing "
-                          "(every cloud folder states its provider's PLAN_FACTS)") from None
+    module = cloud_module(cloud, "plan_facts", missing=(
+        f"cloud '{cloud.value}' has no plan facts: {{name}} is missing "
+        "(every cloud folder states its provider's PLAN_FACTS)"))
     facts = getattr(module, "PLAN_FACTS", None)
     if not isinstance(facts, PlanFacts):
-        raise LookupError(f"{name}.PLAN_FACTS must be a PlanFacts, got {type(facts).__name__}")
+        raise LookupError(
+            f"{module.__name__}.PLAN_FACTS must be a PlanFacts, got {type(facts).__name__}")
     return facts
 
 

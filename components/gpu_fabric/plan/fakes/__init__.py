@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import import_module
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.clouds.contract import CallFake, CloudFakes, ResourceFake
+from gpu_fabric.clouds.registry import cloud_module, cloud_module_name
+
+LEAF = "fakes"  # clouds/<cloud>/fakes.py
 
 
 @dataclass(frozen=True)
@@ -29,21 +31,15 @@ class TableFakes:
 
 def fakes_module(cloud: Cloud) -> str:
     """The module that holds ``cloud``'s fakes."""
-    return f"gpu_fabric.clouds.{cloud.value}.fakes"
+    return cloud_module_name(cloud, LEAF)
 
 
 def fakes_for(cloud: Cloud) -> CloudFakes:
     """``cloud``'s fakes, imported now; ``LookupError`` when the cloud has none."""
     name = fakes_module(cloud)
-    try:
-        module = import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise  # the fakes exist but import something missing: say that, as it is
-        raise LookupError(
-            f"no offline fakes for '{cloud.value}': {name} is missing (a cloud folder holds "
-            "fakes.py with RESOURCE_OUTPUTS and CALLS)"
-        ) from None
+    module = cloud_module(cloud, LEAF, missing=(
+        f"no offline fakes for '{cloud.value}': {{name}} is missing (a cloud folder holds "
+        "fakes.py with RESOURCE_OUTPUTS and CALLS)"))
     resources, calls = (getattr(module, t, None) for t in ("RESOURCE_OUTPUTS", "CALLS"))
     if not isinstance(resources, Mapping) or not isinstance(calls, Mapping):
         raise LookupError(f"{name} must define RESOURCE_OUTPUTS and CALLS (mappings)")
