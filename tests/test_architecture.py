@@ -169,7 +169,7 @@ def test_the_checker_finds_a_lazy_cycle_and_ignores_type_checking_imports(tmp_pa
 
 
 # -- the rules ------------------------------------------------------------------------
-def test_no_import_cycle_among_components_modules() -> None:
+def test_no_import_cycle_among_the_library_modules() -> None:
     # Before issue 22: fabric <-> platform (11 modules), cluster <-> existing and
     # gcp fabric <-> layout <-> rxdm.
     assert cycles(import_graph(LIBRARY)) == []

@@ -33,7 +33,7 @@ def _loaded_sdks(body: str) -> list[str]:
     return sorted({m.split(".")[0] for m in mods})
 
 
-def test_import_components_loads_no_cloud_sdk() -> None:
+def test_import_gpu_fabric_loads_no_cloud_sdk() -> None:
     assert _loaded_sdks("import gpu_fabric; gpu_fabric.load_spec; gpu_fabric.get_machine") == []
 
 
