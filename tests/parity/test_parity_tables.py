@@ -1,0 +1,158 @@
+"""Every parity table agrees with the committed plans; the checker catches what it must.
+
+The tables (tests/data/parity/<cloud>/<reference>.yaml) record each vendor
+reference's settings beside ours (tests/support/parity.py says why). The second
+half feeds the checker small literal plans, so a checker that accepted
+everything would fail here rather than let every table pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import parity
+
+TABLES = parity.table_files()
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[f"{p.parent.name}/{p.stem}" for p in TABLES])
+def test_the_table_agrees_with_the_plan(path: Path) -> None:
+    errors = parity.check_table(parity.load_table(path), f"{path.parent.name}/{path.name}")
+    assert not errors, "\n".join(errors)
+
+
+# --- the checker itself, on literal plans -----------------------------------
+
+PLAN = [
+    {"type": "gcp:compute/network:Network", "name": "c-net", "inputs": {"mtu": 8896}},
+    {
+        "type": "gcp:container/nodePool:NodePool",
+        "name": "c-gpu",
+        "inputs": {
+            "management": {"autoRepair": False},
+            "nodeConfig": {
+                "guestAccelerators": [{"count": 8, "type": "nvidia-b200"}],
+                "labels": {"a": "1"},
+            },
+            "tags": ["x", "y"],
+        },
+    },
+    {
+        "type": "kubernetes:apps/v1:DaemonSet",
+        "name": "c-ds",
+        "inputs": {
+            "spec": {
+                "template": {
+                    "spec": {
+                        "containers": [
+                            {"name": "installer", "image": "gke-installer:1"},
+                            {"name": "pause", "image": "pause:3.9"},
+                        ]
+                    }
+                }
+            }
+        },
+    },
+]
+
+
+def _row(**overrides: Any) -> parity.Row:
+    data: dict[str, Any] = {
+        "setting": "MTU of net-0",
+        "source": {"path": "modules/network/vpc/variables.tf", "line": 1},
+        "reference": 8896,
+        "ours": {"type": "gcp:compute/network:Network", "name": "c-net", "input": "mtu"},
+    }
+    data.update(overrides)
+    return parity.Row("t.yaml", 0, data)
+
+
+def test_an_equal_value_passes_and_a_different_one_fails() -> None:
+    assert parity.row_errors(_row(), PLAN) == []
+    errors = parity.row_errors(_row(reference=1460), PLAN)
+    assert len(errors) == 1 and "the reference sets 1460, our plan has 8896" in errors[0]
+
+
+def test_a_declared_deviation_must_state_our_value() -> None:
+    ours = {
+        "type": "gcp:container/nodePool:NodePool",
+        "name": "c-gpu",
+        "input": "management.autoRepair",
+    }
+    good = {"value": False, "reason": "repairs would recreate a reserved node mid-run"}
+    assert parity.row_errors(_row(reference=True, ours=ours, deviation=good), PLAN) == []
+    stale = {"value": "absent", "reason": "repairs would recreate a reserved node mid-run"}
+    assert (
+        "the table is stale"
+        in parity.row_errors(_row(reference=True, ours=ours, deviation=stale), PLAN)[0]
+    )
+    same = {"value": True, "reason": "repairs would recreate a reserved node mid-run"}
+    assert "is the reference's value" in " ".join(
+        parity.row_errors(_row(reference=True, ours=ours, deviation=same), PLAN)
+    )
+
+
+def test_a_deviation_that_no_longer_deviates_is_reported() -> None:
+    # Reference and deviation differ, but `contains` finds both in our list.
+    ours = {"type": "gcp:container/nodePool:NodePool", "name": "c-gpu", "input": "tags"}
+    row = _row(
+        reference="x",
+        compare="contains",
+        ours=ours,
+        deviation={"value": "y", "reason": "we add our own network tag to the pool"},
+    )
+    assert "drop the deviation" in parity.row_errors(row, PLAN)[0]
+
+
+def test_paths_index_lists_and_pick_items_by_field() -> None:
+    assert parity.lookup(PLAN[1]["inputs"], "nodeConfig.guestAccelerators.0.count") == 8
+    assert (
+        parity.lookup(PLAN[2]["inputs"], "spec.template.spec.containers[name=pause].image")
+        == "pause:3.9"
+    )
+    assert (
+        parity.lookup(PLAN[2]["inputs"], "spec.template.spec.containers[name=nccl].image")
+        is parity.MISSING
+    )
+    assert (
+        parity.lookup(PLAN[1]["inputs"], "nodeConfig.guestAccelerators.3.count") is parity.MISSING
+    )
+    assert parity.lookup(PLAN[1]["inputs"], "nodeConfig.labels.b") is parity.MISSING
+
+
+def test_absent_settings_and_missing_resources() -> None:
+    ours = {"type": "gcp:compute/network:Network", "name": "c-net", "input": "routingMode"}
+    absent = {
+        "value": "absent",
+        "reason": "the provider default (REGIONAL) is what the reference sets",
+    }
+    assert parity.row_errors(_row(reference="REGIONAL", ours=ours, deviation=absent), PLAN) == []
+    assert (
+        "our plan has absent" in parity.row_errors(_row(reference="REGIONAL", ours=ours), PLAN)[0]
+    )
+    gone = {"type": "gcp:compute/network:Network", "name": "c-other", "input": "mtu"}
+    assert "our plan has absent" in parity.row_errors(_row(ours=gone), PLAN)[0]
+
+
+def test_shape_errors_name_what_is_missing() -> None:
+    table = {
+        "reference": {"repo": "GoogleCloudPlatform/cluster-toolkit", "commit": "XYZ", "title": "t"},
+        "stack": "no-such-stack",
+        "settings": [
+            {
+                "setting": "s",
+                "source": {"path": "a.tf"},
+                "reference": 1,
+                "ours": {"type": "t", "name": "n", "input": "i"},
+                "deviation": {"value": 2, "reason": "short"},
+            }
+        ],
+    }
+    errors = "\n".join(parity.table_errors(table, "t.yaml"))
+    assert "reference.commit 'XYZ' is not 7-40 lowercase hex" in errors
+    assert "stack 'no-such-stack' has no golden plan" in errors
+    assert "`source` needs a path and a positive line" in errors
+    assert "a deviation's reason must say why" in errors
