@@ -31,6 +31,7 @@ $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
 	@echo "==> installing gpu-fabric with every cloud SDK and the dev tools into $(VENV)"
 	@echo "    (~1.8 GB on disk; measured 15-25 minutes on a busy 2-core machine, see docs/bench.md)"
 	$(PIP) -e '.[dev]'
+	$(PY) scripts/install_helm.py --dest $(VENV)/bin/helm
 	touch $@
 
 # One cloud: the core (pulumi, pulumi-kubernetes, pydantic, PyYAML) + that cloud's SDK.

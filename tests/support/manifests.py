@@ -17,7 +17,8 @@ from tests.support.crds import validate_custom_resource
 BUILTIN_GROUPS = {
     "", "apps", "batch", "policy", "rbac.authorization.k8s.io", "apiextensions.k8s.io",
     "resource.k8s.io", "scheduling.k8s.io", "networking.k8s.io", "storage.k8s.io",
-    "admissionregistration.k8s.io", "node.k8s.io",
+    "admissionregistration.k8s.io", "node.k8s.io", "apiregistration.k8s.io", "autoscaling",
+    "coordination.k8s.io", "certificates.k8s.io", "discovery.k8s.io",
 }
 
 

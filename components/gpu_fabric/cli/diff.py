@@ -29,6 +29,7 @@ from gpu_fabric.cli.common import (
     EXIT_USAGE,
     Progress,
 )
+from gpu_fabric.plan import chart_diff
 from gpu_fabric.plan.diff import diff_plans, to_markdown
 
 
@@ -79,10 +80,34 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"diff: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    print(json.dumps(result.to_json(), indent=2) if args.json else to_markdown(result))
+    charts = chart_diff.release_changes(base, head, *_chart_readers(args))
+    if args.json:
+        print(json.dumps({**result.to_json(), "charts": charts}, indent=2))
+    else:
+        print(to_markdown(result) + chart_diff.to_markdown(charts))
     if args.fail_on_replace and result.replacements:
         return EXIT_REJECTED
     return EXIT_OK
+
+
+def _chart_readers(args: argparse.Namespace
+                   ) -> tuple[chart_diff.ArchiveReader, chart_diff.ArchiveReader]:
+    """Where each side's vendored chart archives are: its git ref, else the working tree."""
+    top = _toplevel_or_none()
+    if top is None:
+        none: chart_diff.ArchiveReader = lambda name: None  # noqa: E731
+        return none, none
+    here = chart_diff.tree_reader(top)
+    base = chart_diff.git_reader(top, args.base_ref) if args.base_ref else here
+    head = chart_diff.git_reader(top, args.head_ref) if args.head_ref else here
+    return base, head
+
+
+def _toplevel_or_none() -> Path | None:
+    try:
+        return _toplevel()
+    except (OSError, subprocess.CalledProcessError):
+        return None
 
 
 def _read_plan(path: str) -> dict[str, Any]:
