@@ -24,7 +24,12 @@ def test_plan_json_has_exactly_the_contract_shape(capsys: pytest.CaptureFixture[
     assert doc["resources"], "the plan lists resources"
     urns = {r["urn"] for r in doc["resources"]}
     for res in doc["resources"]:
-        assert set(res) == {"urn", "type", "name", "parent", "dependencies", "inputs"}
+        assert set(res) == {"urn", "type", "name", "parent", "dependencies", "inputs",
+                            "options"}
+        # The original keys keep their order; "options" was added last (issue 32).
+        assert list(res)[-1] == "options"
+        assert set(res["options"]) == {"delete_before_replace", "replace_on_changes",
+                                       "ignore_changes", "protect", "provider", "aliases"}
         assert isinstance(res["dependencies"], list)
         assert isinstance(res["inputs"], dict)
         assert res["parent"] is None or res["parent"].startswith("urn:pulumi:")

@@ -1,9 +1,10 @@
 """The plan's data and the URN list format, written out literally.
 
 ``plan --json`` prints ``PlanResult.to_json()``: exactly
-``{"stack", "resources": [{"urn", "type", "name", "parent", "dependencies", "inputs"}],
-"outputs"}`` (README.md "plan --json prints exactly", docs/api.md PlanResult): a
-contract other tools read, so the whole document is compared. ``tests/data/urns/*.txt``
+``{"stack", "resources": [{"urn", "type", "name", "parent", "dependencies", "inputs",
+"options"}], "outputs"}`` (README.md "plan --json prints exactly", docs/api.md PlanResult): a
+contract other tools read, so the whole document is compared. ``options`` was added by
+issue 32 (additive: the keys before it are unchanged). ``tests/data/urns/*.txt``
 is written by ``UrnFile.render`` in the format of the components/gpu_fabric/plan/urns.py
 docstring (URNs, then ``retired OLD -> NEW``, then ``dropped OLD``).
 """
@@ -32,28 +33,39 @@ def test_plan_json_is_exactly_the_contract() -> None:
         f"{U}t:m:Box$t:m:R::leaf", "t:m:R", "leaf", root.urn, (root.urn,),
         {"data": {"token": "[secret]"}}, custom=True, provider="prov", remote=False,
         aliases=("old",), property_dependencies={"data": (root.urn,)},
-        ignore_changes=("data",),
+        ignore_changes=("data",), delete_before_replace=True, replace_on_changes=("spec",),
+        protect=True,
     )
     plan = PlanResult("dev", [root, child], {"endpoint": "[unknown]"}, preview=True)
     assert plan.to_json() == {
         "stack": "dev",
         "resources": [
             {"urn": "urn:pulumi:s::p::t:m:Box::root", "type": "t:m:Box", "name": "root",
-             "parent": None, "dependencies": [], "inputs": {"n": "root"}},
+             "parent": None, "dependencies": [], "inputs": {"n": "root"},
+             "options": {"delete_before_replace": False, "replace_on_changes": [],
+                         "ignore_changes": [], "protect": False, "provider": None,
+                         "aliases": []}},
             {"urn": "urn:pulumi:s::p::t:m:Box$t:m:R::leaf", "type": "t:m:R", "name": "leaf",
              "parent": "urn:pulumi:s::p::t:m:Box::root",
              "dependencies": ["urn:pulumi:s::p::t:m:Box::root"],
-             "inputs": {"data": {"token": "[secret]"}}},
+             "inputs": {"data": {"token": "[secret]"}},
+             "options": {"delete_before_replace": True, "replace_on_changes": ["spec"],
+                         "ignore_changes": ["data"], "protect": True, "provider": "prov",
+                         "aliases": ["old"]}},
         ],
         "outputs": {"endpoint": "[unknown]"},
     }
     assert type(plan.to_json()["resources"][1]["dependencies"]) is list  # JSON arrays
+    # The original six keys first, in their order; "options" appended (additive).
+    assert list(plan.to_json()["resources"][1]) == [
+        "urn", "type", "name", "parent", "dependencies", "inputs", "options"]
 
 
 def test_planned_resource_defaults() -> None:
     res = PlannedResource("u", "t", "n", None, (), {})
     assert (res.custom, res.provider, res.remote, res.aliases, res.property_dependencies,
-            res.ignore_changes) == (True, None, False, (), {}, ())
+            res.ignore_changes, res.delete_before_replace, res.replace_on_changes,
+            res.protect) == (True, None, False, (), {}, (), False, (), False)
     assert PlanResult("s", [], {}).preview is False
 
 

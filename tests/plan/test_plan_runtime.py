@@ -107,7 +107,8 @@ def _graph() -> None:
          "fid": first.id},
         pulumi.ResourceOptions(
             parent=inner, depends_on=[first, first], provider=provider,
-            ignore_changes=["n", "f"],
+            ignore_changes=["n", "f"], delete_before_replace=True,
+            replace_on_changes=["s"], protect=True,
             aliases=[
                 "urn:pulumi:x::y::t:m:T::explicit",
                 pulumi.Alias(name="old-l"),
@@ -158,6 +159,11 @@ def test_a_registration_is_recorded_whole() -> None:
     assert leaf.remote is False and plan.one("test:index:Remote").remote is True
     assert leaf.ignore_changes == ("n", "f")
     assert first.aliases == () and first.ignore_changes == ()
+    # The options the engine acts on, as registered (issue 32: plan --json "options").
+    assert (leaf.delete_before_replace, leaf.replace_on_changes, leaf.protect) == (
+        True, ("s",), True)
+    assert (first.delete_before_replace, first.replace_on_changes, first.protect) == (
+        False, (), False)
     assert leaf.aliases == (
         "urn:pulumi:x::y::t:m:T::explicit",  # a URN as given
         f"{P}{CHAIN}::old-l",  # the same parent, another name

@@ -21,9 +21,30 @@ class PlannedResource:
     aliases: tuple[str, ...] = ()
     property_dependencies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ignore_changes: tuple[str, ...] = ()
+    delete_before_replace: bool = False
+    replace_on_changes: tuple[str, ...] = ()
+    protect: bool = False
+
+    def options(self) -> dict[str, Any]:
+        """The resource options the engine would act on, as registered.
+
+        Why in the plan: whether a replacement collides on a fixed name
+        (``delete_before_replace``), which inputs are forced to replace or never
+        diffed, which provider and which old URNs (``aliases``) a resource carries
+        decide what ``pulumi up`` does on a live stack; a review must see them.
+        """
+        return {
+            "delete_before_replace": self.delete_before_replace,
+            "replace_on_changes": list(self.replace_on_changes),
+            "ignore_changes": list(self.ignore_changes),
+            "protect": self.protect,
+            "provider": self.provider,
+            "aliases": list(self.aliases),
+        }
 
     def to_json(self) -> dict[str, Any]:
-        """The stable ``plan --json`` shape of one resource."""
+        """The stable ``plan --json`` shape of one resource (``options`` was added last:
+        the keys before it are the original contract, unchanged)."""
         return {
             "urn": self.urn,
             "type": self.type,
@@ -31,6 +52,7 @@ class PlannedResource:
             "parent": self.parent,
             "dependencies": list(self.dependencies),
             "inputs": self.inputs,
+            "options": self.options(),
         }
 
 

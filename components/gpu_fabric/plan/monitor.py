@@ -68,6 +68,9 @@ class RecordingMonitor(MockMonitor):
                 remote=bool(request.remote),
                 aliases=self._alias_urns(request),
                 ignore_changes=tuple(request.ignoreChanges),
+                delete_before_replace=bool(request.deleteBeforeReplace),
+                replace_on_changes=tuple(request.replaceOnChanges),
+                protect=bool(request.protect),
                 property_dependencies={
                     key: tuple(sorted(set(deps.urns)))
                     for key, deps in sorted(request.propertyDependencies.items())
