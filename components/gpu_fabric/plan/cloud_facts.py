@@ -37,6 +37,21 @@ class PlanFacts:
     # Regular expressions (alternatives, no groups) of the cloud's access tokens
     # that have a well-known prefix, found anywhere in a stack file's plain strings.
     token_patterns: tuple[str, ...] = ()
+    # Type token -> input paths that hold the resource's physical name where the
+    # cloud requires it unique in its scope (project, region, cluster, account...).
+    # Pulumi replaces create-before-delete by default, so a replacement of such a
+    # resource would fail with "already exists" and leave the stack half-applied.
+    # Every one of them is registered with ``delete_before_replace=True`` (issue 32).
+    # Why not a suffixed/provider-generated name instead: the name is a replacing
+    # input, so renaming a live resource is itself a replacement (every live
+    # cluster's pools and networks would be recreated on the next ``pulumi up``).
+    unique_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Type token -> why a create-before-delete replacement of it cannot collide on a
+    # name: autonamed by Pulumi (random suffix), a display name the cloud does not
+    # require unique, or an identity made only of replacing inputs (a replacement
+    # is always another object). Every type a plan creates is in one of the two maps
+    # (tests/plan/test_replace_names.py).
+    free_names: Mapping[str, str] = field(default_factory=dict)
 
 
 def plan_facts(cloud: Cloud) -> PlanFacts:
@@ -61,4 +76,6 @@ def every_cloud() -> PlanFacts:
         ignored_inputs={k: v for f in each for k, v in f.ignored_inputs.items()},
         credential_keys=frozenset(k for f in each for k in f.credential_keys),
         token_patterns=tuple(p for f in each for p in f.token_patterns),
+        unique_names={k: v for f in each for k, v in f.unique_names.items()},
+        free_names={k: v for f in each for k, v in f.free_names.items()},
     )

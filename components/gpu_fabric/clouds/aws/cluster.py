@@ -195,7 +195,8 @@ class AwsGpuCluster(GpuCluster):
             ),
             enabled_cluster_log_types=["api", "audit", "authenticator"],
             tags=dict(spec.tags) or None,
-            opts=self.child_opts(depends_on=list(attachments)),
+            # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES).
+            opts=self.child_opts(depends_on=list(attachments), delete_before_replace=True),
         )
 
     def _access_entries(self, part: str) -> None:

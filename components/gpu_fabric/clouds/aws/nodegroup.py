@@ -188,7 +188,8 @@ def gpu_node_group(
             for t in fabric.taints
         ] or None,
         tags=tags or None,
-        opts=opts(ignore_changes=["scalingConfig.desiredSize"]),
+        # Fixed node_group_name: a replacement deletes first (plan_facts UNIQUE_NAMES).
+        opts=opts(ignore_changes=["scalingConfig.desiredSize"], delete_before_replace=True),
     )
 
 
@@ -220,6 +221,7 @@ def system_node_group(
         ),
         labels={"gpufabric.dev/role": "system"},
         tags=dict(tags) or None,
-        opts=opts(depends_on=depends_on),
+        # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES).
+        opts=opts(depends_on=depends_on, delete_before_replace=True),
         **kwargs,
     )

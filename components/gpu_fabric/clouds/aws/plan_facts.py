@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from gpu_fabric.plan.cloud_facts import PlanFacts
 
+_AUTONAMED = "autonamed: no name input, Pulumi appends a random suffix"
+
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
         "aws:eks/cluster:Cluster": (
@@ -27,4 +29,39 @@ PLAN_FACTS = PlanFacts(
     credential_keys=frozenset({"aws:secretKey", "aws:accessKey", "aws:token"}),
     # Access key ids: long-term AKIA..., temporary (STS) ASIA..., 16 more characters.
     token_patterns=("AKIA[0-9A-Z]{16}", "ASIA[0-9A-Z]{16}"),
+    # The cluster name is unique in the account and region, a node group's in its
+    # cluster (EKS: ResourceInUseException). VPCs, subnets and gateways have no
+    # unique name (their Name tag is a tag); roles, security groups, launch templates
+    # and placement groups are autonamed (no name input, the test checks).
+    unique_names={
+        "aws:eks/cluster:Cluster": ("name",),
+        "aws:eks/nodeGroup:NodeGroup": ("nodeGroupName",),
+    },
+    free_names={
+        "aws:eks/addon:Addon": "identity (clusterName, addonName) is its replacing inputs",
+        "aws:eks/accessEntry:AccessEntry": (
+            "identity (clusterName, principalArn) is its replacing inputs"),
+        "aws:iam/role:Role": _AUTONAMED,
+        "aws:iam/rolePolicyAttachment:RolePolicyAttachment": (
+            "identity (role, policyArn) is its replacing inputs"),
+        "aws:iam/openIdConnectProvider:OpenIdConnectProvider": (
+            "identity (url, unique per account) is its only replacing input"),
+        "aws:ec2/securityGroup:SecurityGroup": _AUTONAMED,
+        "aws:ec2/launchTemplate:LaunchTemplate": _AUTONAMED,
+        "aws:ec2/placementGroup:PlacementGroup": _AUTONAMED,
+        "aws:ec2/vpc:Vpc": "no name (the Name tag need not be unique)",
+        "aws:ec2/subnet:Subnet": "no name (the Name tag need not be unique)",
+        "aws:ec2/eip:Eip": "no name",
+        "aws:ec2/internetGateway:InternetGateway": "no name",
+        "aws:ec2/natGateway:NatGateway": "no name",
+        "aws:ec2/routeTable:RouteTable": "no name",
+        "aws:ec2/route:Route": (
+            "identity (routeTableId, destination) is its replacing inputs"),
+        "aws:ec2/routeTableAssociation:RouteTableAssociation": (
+            "identity (subnetId) is its replacing input"),
+        "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": (
+            "no name; replaced only with its security group"),
+        "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": (
+            "no name; replaced only with its security group"),
+    },
 )

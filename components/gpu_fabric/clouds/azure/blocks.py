@@ -191,6 +191,7 @@ class AzureNdAgentPool(pulumi.ComponentResource):
                 max_surge="0", max_unavailable="1",
             ),
             tags={**args.tags, "gpufabric-pool": pool.name},
-            opts=child(depends_on=list(args.depends_on)),
+            # Fixed agent_pool_name: a replacement deletes first (plan_facts UNIQUE_NAMES).
+            opts=child(depends_on=list(args.depends_on), delete_before_replace=True),
         )
         self.register_outputs({"agent_pool": self.agent_pool.name})

@@ -108,7 +108,8 @@ class AzureGpuCluster(GpuCluster):
         if layout.create_resource_group:
             group = resources.ResourceGroup(
                 f"{n}-rg", resource_group_name=layout.resource_group, location=location,
-                tags=tags, opts=self.child_opts(),
+                # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES).
+                tags=tags, opts=self.child_opts(delete_before_replace=True),
             ).name
 
         vnet = self._network(layout, group, location, tags)
@@ -251,7 +252,8 @@ class AzureGpuCluster(GpuCluster):
                 node_os_upgrade_channel="NodeImage" if auto else "None",
             ),
             tags=tags,
-            opts=self.child_opts(depends_on=vnet.subnets),
+            # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
+            opts=self.child_opts(depends_on=vnet.subnets, delete_before_replace=True),
         )
 
     def _deployer_admin(self, cluster: containerservice.ManagedCluster) -> pulumi.Resource:

@@ -67,6 +67,8 @@ def create_vnet(
     """VNet, NSG and subnets named ``<name>-vnet``, ``<name>-nsg``, ``<name>-nodes``/``-pods``."""
     if layout.existing_subnet_id:
         return VnetInfo(None, None, layout.existing_subnet_id, None, None)
+    # Fixed names: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
+    opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True))
     nsg = network.NetworkSecurityGroup(
         f"{name}-nsg",
         network_security_group_name=f"{name}-nsg",

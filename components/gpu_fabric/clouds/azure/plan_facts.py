@@ -32,4 +32,21 @@ PLAN_FACTS = PlanFacts(
         "azure-native:clientSecret", "azure-native:clientCertificatePassword",
         "azure:clientSecret",
     }),
+    # ARM resource names are unique in their parent (resource group, VNet, cluster):
+    # the name is part of the resource id, so a second create is the same object.
+    unique_names={
+        "azure-native:resources:ResourceGroup": ("resourceGroupName",),
+        "azure-native:containerservice:ManagedCluster": ("resourceName",),
+        "azure-native:containerservice:AgentPool": ("agentPoolName",),
+        "azure-native:network:VirtualNetwork": ("virtualNetworkName",),
+        "azure-native:network:Subnet": ("subnetName",),
+        "azure-native:network:NetworkSecurityGroup": ("networkSecurityGroupName",),
+    },
+    free_names={
+        "azure-native:authorization:RoleAssignment": (
+            "no name input (azure-native generates a GUID); scope, role and principal, "
+            "its identity, are its replacing inputs"),
+        "azure-native:features:SubscriptionFeatureRegistration": (
+            "identity (providerNamespace, featureName) is its replacing inputs"),
+    },
 )

@@ -109,7 +109,7 @@ class DigitalOceanFabricNetwork(pulumi.ComponentResource):
             region=args.region,
             ip_range=args.ip_range,
             description=args.description,
-            opts=child(),
+            opts=child(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
         )
         self.vpc_id = self.vpc.id
         self.register_outputs({"vpc_id": self.vpc.id, "vpc_urn": self.vpc.vpc_urn})
@@ -189,7 +189,7 @@ class DoksGpuNodePool(pulumi.ComponentResource):
             ],
             tags=list(args.tags),
             gpu_partition_mode=args.amd_gpu_partition_mode if amd else None,
-            opts=child(),
+            opts=child(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
         )
         self.register_outputs({"node_pool": self.node_pool.name,
                                "node_pool_id": self.node_pool.id})

@@ -89,7 +89,9 @@ class DigitalOceanGpuCluster(GpuCluster):
                 tags=tags,
             ),
             **_component_args(managed.managed_components(spec)),
-            opts=self.child_opts(additional_secret_outputs=["kube_configs"]),
+            # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
+            opts=self.child_opts(
+                additional_secret_outputs=["kube_configs"], delete_before_replace=True),
         )
         pools = []
         for pool in spec.node_pools:

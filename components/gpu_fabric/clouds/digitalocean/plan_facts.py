@@ -20,4 +20,11 @@ PLAN_FACTS = PlanFacts(
     credential_keys=frozenset({"digitalocean:token", "digitalocean:spacesSecretKey"}),
     # Personal access tokens: dop_v1_ and 64 hex characters (20+ matched).
     token_patterns=("dop_v1_[0-9a-f]{20,}",),
+    # DOKS cluster and VPC names are unique in the account (and VPC names in the
+    # region), node pool names in their cluster (422 "name is already in use").
+    unique_names={
+        "digitalocean:index/kubernetesCluster:KubernetesCluster": ("name",),
+        "digitalocean:index/kubernetesNodePool:KubernetesNodePool": ("name",),
+        "digitalocean:index/vpc:Vpc": ("name",),
+    },
 )

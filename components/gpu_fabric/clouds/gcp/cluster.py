@@ -200,7 +200,8 @@ class GcpGpuCluster(GpuCluster):
             ) if spec.secrets_encryption else None,
             deletion_protection=opts.deletion_protection,
             resource_labels=dict(spec.tags) or None,
-            opts=self.child_opts(),
+            # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
+            opts=self.child_opts(delete_before_replace=True),
         )
 
     def _node_service_account(self) -> pulumi.Input[str]:
@@ -212,7 +213,8 @@ class GcpGpuCluster(GpuCluster):
             account_id=f"{self.spec.name[:24]}-nodes",
             project=opts.project,
             display_name=f"GKE nodes of {self.spec.name}",
-            opts=self.child_opts(),
+            # Fixed account_id: a replacement deletes first (plan_facts UNIQUE_NAMES).
+            opts=self.child_opts(delete_before_replace=True),
         )
         # Least privilege: GKE's node role only (logging, monitoring, image pulls).
         role = gcp.projects.IAMMember(

@@ -75,7 +75,7 @@ def _vpc(
             if vpc.rdma_profile else None
         ),
         description=_description(vpc),
-        opts=opts(),
+        opts=opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
     )
     subnets = [
         gcp.compute.Subnetwork(
@@ -87,7 +87,7 @@ def _vpc(
             ip_cidr_range=sub.cidr,
             # Nodes are private by default; let them reach Google APIs (image pulls).
             private_ip_google_access=vpc.key == "net",
-            opts=opts(),
+            opts=opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
         )
         for sub in vpc.subnets
     ]
@@ -106,7 +106,7 @@ def _vpc(
             ],
             # Only this fabric's own ranges: never 0.0.0.0/0.
             source_ranges=vpc.source_ranges,
-            opts=opts(),
+            opts=opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
         ))
     return CreatedVpc(vpc, network.name, [s.name for s in subnets], created, network, subnets)
 
@@ -139,7 +139,7 @@ def create_nat(
         region=region,
         network=network,
         description="Cloud Router for the Cloud NAT of private GKE nodes",
-        opts=opts(),
+        opts=opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
     )
     subnet = vpc.subnets[0].id if vpc.subnets else vpc.subnet_names[0]
     nat = gcp.compute.RouterNat(
@@ -154,6 +154,6 @@ def create_nat(
             name=subnet, source_ip_ranges_to_nats=["ALL_IP_RANGES"],
         )],
         log_config=gcp.compute.RouterNatLogConfigArgs(enable=True, filter="ERRORS_ONLY"),
-        opts=opts(),
+        opts=opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
     )
     return [router, nat]

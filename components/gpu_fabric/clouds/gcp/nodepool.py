@@ -82,7 +82,7 @@ def system_node_pool(
             ) if opts.workload_identity else None,
         ),
         management=gcp.container.NodePoolManagementArgs(auto_repair=True, auto_upgrade=upgrade),
-        opts=owner.child_opts(),
+        opts=owner.child_opts(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
     )
 
 
@@ -180,7 +180,8 @@ def gpu_node_pool(
             max_surge=GPU_POOL_MAX_SURGE,
             max_unavailable=GPU_POOL_MAX_UNAVAILABLE,
         ),
-        opts=child(ignore_changes=list(GPU_POOL_IGNORE_CHANGES)),
+        # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
+        opts=child(ignore_changes=list(GPU_POOL_IGNORE_CHANGES), delete_before_replace=True),
     )
 
 
@@ -210,7 +211,7 @@ def _placement(
                 type="HIGH_THROUGHPUT",
                 accelerator_topology=f"1x{machine.nvlink_domain}",
             ),
-            opts=child(),
+            opts=child(delete_before_replace=True),  # fixed name (plan_facts UNIQUE_NAMES)
         )
         return gcp.container.NodePoolPlacementPolicyArgs(type="COMPACT", policy_name=policy.name)
     if compact_placement(pool):

@@ -34,4 +34,22 @@ PLAN_FACTS = PlanFacts(
         ),
     },
     credential_keys=frozenset({"gcp:credentials", "gcp:accessToken"}),
+    # Names unique in their project (networks, firewalls, accounts), region (subnets,
+    # routers, resource policies), router (NAT), location (clusters) or cluster (pools):
+    # GKE answers 409 "already exists" to a second create.
+    unique_names={
+        "gcp:container/cluster:Cluster": ("name",),
+        "gcp:container/nodePool:NodePool": ("name",),
+        "gcp:compute/network:Network": ("name",),
+        "gcp:compute/subnetwork:Subnetwork": ("name",),
+        "gcp:compute/firewall:Firewall": ("name",),
+        "gcp:compute/router:Router": ("name",),
+        "gcp:compute/routerNat:RouterNat": ("name",),
+        "gcp:compute/resourcePolicy:ResourcePolicy": ("name",),
+        "gcp:serviceaccount/account:Account": ("accountId",),
+    },
+    free_names={
+        "gcp:projects/iAMMember:IAMMember": (
+            "no name: its identity (project, role, member) is its replacing inputs"),
+    },
 )

@@ -64,5 +64,6 @@ def launch_policy(
             lambda resolved: launch_policy_statements(compartment_id, list(resolved), scope)
         ),
         freeform_tags=tags or {},
-        opts=opts,
+        # Policy names are unique in the tenancy: a replacement deletes first.
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
     )

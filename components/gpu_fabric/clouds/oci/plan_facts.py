@@ -20,4 +20,16 @@ PLAN_FACTS = PlanFacts(
         "oci:Core/computeCluster:ComputeCluster": ("availabilityDomain", "compartmentId"),
     },
     credential_keys=frozenset({"oci:privateKey", "oci:privateKeyPassword"}),
+    # OCI identifies resources by OCID; display names need not be unique. IAM policy
+    # names are the exception: unique in the tenancy.
+    unique_names={"oci:Identity/policy:Policy": ("name",)},
+    free_names={
+        t: "OCID identity; the display name need not be unique" for t in (
+            "oci:ContainerEngine/cluster:Cluster", "oci:ContainerEngine/nodePool:NodePool",
+            "oci:Core/computeCluster:ComputeCluster", "oci:Core/natGateway:NatGateway",
+            "oci:Core/routeTable:RouteTable", "oci:Core/securityList:SecurityList",
+            "oci:Core/serviceGateway:ServiceGateway", "oci:Core/subnet:Subnet",
+            "oci:Core/vcn:Vcn", "oci:Core/internetGateway:InternetGateway",
+        )
+    },
 )
