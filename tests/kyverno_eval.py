@@ -132,8 +132,12 @@ def merge(target: Any, patch: Any, key: str | None = None) -> Any:
                 out.setdefault(anchor.group(1), copy.deepcopy(v))
             elif k in out:
                 out[k] = merge(out[k], v, k)
+            elif isinstance(v, dict) or (isinstance(v, list) and k in MERGE_KEYS):
+                # A new map or keyed list is built through merge, so anchors inside it
+                # become plain keys (Kyverno adds an absent parent with its anchored keys).
+                out[k] = merge({} if isinstance(v, dict) else [], v, k)
             else:
-                out[k] = merge({}, v, k) if isinstance(v, dict) else copy.deepcopy(v)
+                out[k] = copy.deepcopy(v)
         return out
     if isinstance(patch, list) and isinstance(target, list) and key in MERGE_KEYS:
         field = MERGE_KEYS[key]

@@ -154,6 +154,11 @@ def planned_node_groups(spec: ClusterSpec, plan: PlanResult) -> list[NodeGroup]:
     """Node groups as the plan creates them (cloud resources' labels/taints/machine)."""
     cloud = spec.cloud
     out: list[NodeGroup] = []
+    # A capacity-block node group names its instance type on its launch template only
+    # (components/gpu_fabric/clouds/aws/nodegroup.py, "instance type on the template"): the
+    # template of the same GpuNodeGroup block.
+    template_types = {res.parent: res.inputs.get("instanceType") for res in plan.resources
+                      if res.type == "aws:ec2/launchTemplate:LaunchTemplate"}
     for res in plan.resources:
         i, t = res.inputs, res.type
         if t == "gcp:container/nodePool:NodePool":
@@ -163,7 +168,8 @@ def planned_node_groups(spec: ClusterSpec, plan: PlanResult) -> list[NodeGroup]:
                                  _taint_list(cfg.get("taints")), int(i.get("nodeCount") or 1)))
         elif t == "aws:eks/nodeGroup:NodeGroup":
             out.append(NodeGroup(str(i.get("nodeGroupName", res.name)),
-                                 _machine((i.get("instanceTypes") or [None])[0], cloud),
+                                 _machine((i.get("instanceTypes")
+                                           or [template_types.get(res.parent)])[0], cloud),
                                  dict(i.get("labels", {})), _taint_list(i.get("taints")),
                                  int(i.get("scalingConfig", {}).get("desiredSize", 1))))
         elif t == "azure-native:containerservice:ManagedCluster":
@@ -628,6 +634,7 @@ def training_pod_problems(spec: ClusterSpec, layer: Layer, groups: list[NodeGrou
             except FragmentError as exc:
                 problems.append(f"{where}: refused: {exc}")
                 continue
+            problems += channel_problems(where, frag, machine)
             w = Workload(where, "Pod", frag.node_selector, (), tuple(frag.tolerations))
             why = lands(w, group)
             if why:
@@ -646,6 +653,27 @@ def training_pod_problems(spec: ClusterSpec, layer: Layer, groups: list[NodeGrou
                                         fabric, group)
                 problems += _quota(where, asks, ns, quotas)
     return problems
+
+
+# NCCL runs multi-node NVLink only with an IMEX channel (NVIDIA/nccl src/mnnvl.cc:
+# ncclSystemError "Check the IMEX channel configuration"); the channel comes from a
+# ComputeDomain's claim (awsome-distributed-training 7217859
+# micro-benchmarks/nccl-tests/kubernetes/nccl-tests-gb200.yaml lines 121-125).
+CHANNEL_CLAIM = "compute-domain-channel"
+
+
+def channel_problems(where: str, frag: Any, machine: Machine) -> list[str]:
+    """A pod told to use multi-node NVLink, or on an NVLink-domain machine, without a
+    ComputeDomain channel claim in its pod and its GPU container."""
+    mnnvl = frag.env.get("NCCL_MNNVL_ENABLE") == "1" or bool(machine.nvlink_domain)
+    if not mnnvl:
+        return []
+    in_pod = any(c["name"] == CHANNEL_CLAIM for c in frag.resource_claims)
+    in_container = CHANNEL_CLAIM in frag.container_claims
+    if in_pod and in_container:
+        return []
+    return [f"{where}: multi-node NVLink (NCCL_MNNVL_ENABLE="
+            f"{frag.env.get('NCCL_MNNVL_ENABLE', 'unset')}) without an IMEX channel claim"]
 
 
 def _references(where: str, frag: Any, ns: str, objects: Mapping[str, set[str]],

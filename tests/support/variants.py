@@ -44,8 +44,34 @@ def _variants() -> dict[str, dict[str, Any]]:
             out["aws:p4d-dra"] = with_pool(cloud, machine_type="p4d.24xlarge")
             out["aws:p4d-dra"]["fabric"] = {"mode": "dra"}
         if cloud in GB200:
-            out[f"{cloud}:gb200"] = with_pool(cloud, machine_type=GB200[cloud])
+            for mode in GB200_MODES[cloud]:
+                name = f"{cloud}:gb200" if mode == "auto" else f"{cloud}:gb200-{mode}"
+                out[name] = gb200_spec(cloud, mode)
     return out
+
+
+# Every fabric mode each cloud's GB200 pool accepts (the others are refused by the cloud's
+# describer, tests/nvlink/test_channels.py): each one must give every pod its IMEX channel.
+GB200_MODES = {"gcp": ("auto", "device-plugin", "dra"), "aws": ("auto", "dra"),
+               "azure": ("auto", "dra"), "oci": ("auto", "dra", "host-network")}
+# How each GB200 machine is sold (issue 29: A4X by reservation only, as cluster-toolkit's
+# gke-a4x blueprint consumes it; issue 30: p6e-gb200 as UltraServer Capacity Blocks only,
+# EKS user guide ml-eks-nvidia-ultraserver), so the variants survive those refusals.
+GB200_CAPACITY = {
+    "gcp": {"type": "reservation", "reservation": "a4x-reservation"},
+    "aws": {"type": "capacity_block", "reservation": "cr-0123456789abcdef0"},
+}
+
+
+def gb200_spec(cloud: str, mode: str = "auto") -> dict[str, Any]:
+    """The cloud's GB200 pool (2 nodes) in ``mode``, bought the way the cloud sells it."""
+    pool: dict[str, Any] = {"machine_type": GB200[cloud]}
+    if cloud in GB200_CAPACITY:
+        pool["capacity"] = dict(GB200_CAPACITY[cloud])
+    raw = with_pool(cloud, **pool)
+    if mode != "auto":
+        raw["fabric"] = {"mode": mode}
+    return raw
 
 
 VARIANTS = _variants()

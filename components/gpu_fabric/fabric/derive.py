@@ -38,9 +38,10 @@ def pool_labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
     :func:`~gpu_fabric.fabric.description.describe_cluster`.
     """
     labels = {POOL_LABEL: pool.name, FABRIC_LABEL: pool.machine.fabric.value}
-    if dra:
+    if dra or pool.machine.nvlink_domain:
         # The NVIDIA DRA kubelet plugin schedules on nvidia.com/gpu.present=true; set it
-        # declaratively on the pool instead of labelling nodes by hand (GKE seed).
+        # declaratively on the pool instead of labelling nodes by hand (GKE seed). NVLink
+        # pools run it in every mode (its compute-domain plugin gives the IMEX channel).
         labels[GPU_PRESENT_LABEL] = "true"
     labels.update(pool.labels)
     return labels

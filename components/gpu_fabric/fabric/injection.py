@@ -33,7 +33,7 @@ from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.fabric.manifests.common import meta, namespace
 from gpu_fabric.fabric.model import HelmRelease, Manifest, Part
 from gpu_fabric.fabric.shapes import OPT_OUT, pod_shapes, served_counts
-from gpu_fabric.fabric.workload import PodFragment, pod_fragment
+from gpu_fabric.fabric.workload import CHANNEL_CLAIM, PodFragment, pod_fragment
 
 if TYPE_CHECKING:
     from gpu_fabric.spec import ClusterSpec
@@ -61,8 +61,10 @@ def _claim_counts(spec: ClusterSpec, fabric: FabricDescription) -> list[int] | N
 
 
 def holds_objects(fabric: FabricDescription) -> bool:
-    """True when the fragment names namespaced objects (NADs, claims, ConfigMaps)."""
-    return bool(fabric.nad_type or fabric.uses_dra or fabric.config_map_mounts)
+    """True when the fragment names namespaced objects (NADs, claims, ConfigMaps, the
+    ComputeDomain channel claim of NVLink-domain machines)."""
+    return bool(fabric.nad_type or fabric.uses_dra or fabric.config_map_mounts
+                or fabric.machine.nvlink_domain)
 
 
 def fabric_namespaces(spec: ClusterSpec, fabric: FabricDescription) -> list[str]:
@@ -137,6 +139,15 @@ def _pod_patch(fragment: PodFragment) -> dict[str, Any]:
         patch["spec"]["tolerations"] = (
             f"{{{{ [request.object.spec.tolerations || `[]`, `{ours}`][] }}}}"
         )
+    if "resourceClaims" in patch["spec"]:
+        # A pod that already names its job's own ComputeDomain channel (built with
+        # fragment_for(..., compute_domain=...)) keeps it: Kyverno's add-if-absent anchor
+        # sets the pool's default template only where the pod names none.
+        patch["spec"]["resourceClaims"] = [
+            {"name": c["name"], "+(resourceClaimTemplateName)": c["resourceClaimTemplateName"]}
+            if c["name"] == CHANNEL_CLAIM else c
+            for c in patch["spec"]["resourceClaims"]
+        ]
     if "metadata" in pod:
         patch["metadata"] = pod["metadata"]
     return patch
@@ -188,8 +199,9 @@ def mutate_policy(
             "preconditions": element,
             "patchStrategicMerge": _container_patch(fragment),
         }]}})
-        if fragment.resource_claims:
-            # Last: the GPU count moves from the device plugin resource to the claim.
+        if fabric.uses_dra:
+            # Last: the GPU count moves from the device plugin resource to the claim
+            # (a device-plugin pool's channel claim leaves the GPU resource in place).
             rules.append({"name": f"claims-{n}-gpu", **base, "mutate": {"foreach": [{
                 "list": CONTAINERS,
                 "preconditions": element,

@@ -350,12 +350,15 @@ def dra_parts(
     cloud: ChartValues,
 ) -> list[Part]:
     dra_fabrics = [f for f in fabrics.values() if f.uses_dra and f.dra]
+    nvlink = [f for f in fabrics.values() if f.machine.nvlink_domain]
     out: list[Part] = []
     if addons.on(NVIDIA_DRA_DRIVER):
-        gb = any(f.machine.nvlink_domain for f in dra_fabrics)
+        # GPUs through the driver only for DRA GPU pools; an NVLink pool in another mode
+        # gets compute domains alone beside its device plugin (k8s-dra-driver-gpu
+        # v25.12.0 demo/specs/imex/README.sh installs it with resources.gpus.enabled=false).
         computed = dra_driver.values(
-            gpus=any(f.gpu_dra for f in dra_fabrics) or not dra_fabrics,
-            compute_domains=gb,
+            gpus=any(f.gpu_dra for f in dra_fabrics) or not (dra_fabrics or nvlink),
+            compute_domains=bool(nvlink),
         )
         out.append(Part(
             NVIDIA_DRA_DRIVER.part,
@@ -371,7 +374,7 @@ def dra_parts(
             description="DraNet: NICs as DRA devices (driver dra.net)",
         ))
     if not dra_fabrics:
-        return out
+        return out + compute_domain_parts(spec, nvlink, addons)
     objects: list[Manifest] = []
     api = dra_fabrics[0].dra.api_version if dra_fabrics[0].dra else dra.V1
     for fabric in dra_fabrics:
@@ -390,20 +393,29 @@ def dra_parts(
         after += (NVIDIA_DRA_DRIVER.part,)
     out.append(Part("dra-claims", tuple(_unique(objects)), after=after,
                     description=f"DeviceClasses and aligned ResourceClaimTemplates ({api})"))
+    return out + compute_domain_parts(spec, nvlink, addons)
+
+
+def compute_domain_parts(
+    spec: ClusterSpec, nvlink: Sequence[FabricDescription], addons: ResolvedAddons
+) -> list[Part]:
+    """The per-namespace default ComputeDomain of every multi-node NVLink pool, in every
+    fabric mode: the channel claim the admission policies inject names it. Jobs that
+    want their own domain (one per job, as upstream does) build it with
+    :func:`gpu_fabric.fabric.workload.job_compute_domain` (docs/platform.md)."""
     domains = [
         dra.compute_domain(compute_domain_name(f), ns, compute_domain_nodes(spec, f, addons))
-        for f in dra_fabrics if f.machine.nvlink_domain
-        for ns in spec.fabric.namespaces
+        for f in nvlink for ns in spec.fabric.namespaces
     ]
-    if domains:
-        out.append(Part(
-            "compute-domains", tuple(domains),
-            after=_workload_after(spec) + (
-                (NVIDIA_DRA_DRIVER.part,) if addons.on(NVIDIA_DRA_DRIVER) else ()
-            ),
-            description="ComputeDomains (IMEX) for multi-node NVLink",
-        ))
-    return out
+    if not domains:
+        return []
+    return [Part(
+        "compute-domains", tuple(domains),
+        after=_workload_after(spec) + (
+            (NVIDIA_DRA_DRIVER.part,) if addons.on(NVIDIA_DRA_DRIVER) else ()
+        ),
+        description="ComputeDomains (IMEX) for multi-node NVLink",
+    )]
 
 
 def pool_nodes(spec: ClusterSpec, pool: str) -> int:

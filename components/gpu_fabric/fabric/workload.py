@@ -189,7 +189,8 @@ def _merge_named(into: list[dict[str, Any]], items: list[dict[str, Any]]) -> Non
 
 # -- building a fragment ------------------------------------------------------------
 def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True,
-                 rails: tuple[int, ...] | None = None) -> PodFragment:
+                 rails: tuple[int, ...] | None = None,
+                 compute_domain: str | None = None) -> PodFragment:
     """The fragment for a pod using ``gpus`` GPUs of ``fabric``'s pool.
 
     A GPU count the fabric does not serve (:func:`gpu_fabric.fabric.shapes.pod_shape`)
@@ -199,6 +200,16 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True,
     ``rails`` (DRA pools with rail claims, e.g. ``(2, 3)``) claims through the rail
     template ``2-gpu-nic-rails-2-3`` instead of ``2-gpu-nic-aligned``: give every pod
     of one job the same rails so their cross-node traffic stays on those rails.
+
+    On a machine whose GPUs share an NVLink domain across nodes (GB200/GB300 NVL72) every
+    pod, whatever the fabric mode, gets the IMEX channel claim of a ComputeDomain: NCCL
+    runs multi-node NVLink only with a channel (NVIDIA/nccl src/mnnvl.cc: without one
+    ncclSystemError, "Check the IMEX channel configuration"), and a device plugin serves the
+    GPUs beside it as in awsome-distributed-training 7217859
+    micro-benchmarks/nccl-tests/kubernetes/nccl-tests-gb200.yaml lines 112-125.
+    ``compute_domain`` names the job's own ComputeDomain (its channel template is
+    ``<name>-channel``, :func:`job_compute_domain`); without it the pod joins the pool's
+    per-namespace default (what the admission policies inject).
     """
     from gpu_fabric.fabric.shapes import pod_shape
 
@@ -220,13 +231,19 @@ def pod_fragment(fabric: FabricDescription, gpus: int, *, strict: bool = True,
     if fabric.uses_dra:
         claims = [{"name": CLAIM_NAME, "resourceClaimTemplateName": template}]
         container_claims = [CLAIM_NAME]
-        if machine.nvlink_domain:
-            # Pods join the pool's ComputeDomain (IMEX) through its channel claim.
-            claims.append({"name": CHANNEL_CLAIM,
-                           "resourceClaimTemplateName": compute_domain_channel(fabric)})
-            container_claims.append(CHANNEL_CLAIM)
     else:
         limits[fabric.gpu_resource] = str(gpus)
+    if machine.nvlink_domain:
+        # Pods join a ComputeDomain (IMEX) through its channel claim, in every mode.
+        channel = (channel_template(compute_domain) if compute_domain
+                   else compute_domain_channel(fabric))
+        claims.append({"name": CHANNEL_CLAIM, "resourceClaimTemplateName": channel})
+        container_claims.append(CHANNEL_CLAIM)
+    elif compute_domain:
+        raise FragmentError(
+            f"compute_domain: {machine.name} (pool {fabric.pool}) has no multi-node NVLink "
+            f"domain, so its pods join no ComputeDomain; got {compute_domain!r}"
+        )
     share = gpus / machine.gpus
     if fabric.attach is Attach.DEVICE_PLUGIN:
         limits.update({res: str(n) for res, n in fabric.rail_resources.items()})
@@ -330,18 +347,49 @@ def _network_annotations(fabric: FabricDescription, gpus: int) -> dict[str, str]
 
 
 def fragment_for(
-    machine_type: str, gpus: int, *, cloud: Cloud | str | None = None, **fabric: Any
+    machine_type: str, gpus: int, *, cloud: Cloud | str | None = None,
+    compute_domain: str | None = None, **fabric: Any
 ) -> PodFragment:
     """Convenience: the fragment for a machine type with the cloud's default fabric.
 
     ``fabric`` takes the spec's ``fabric:`` fields (e.g. ``mode="dra"``).
+    ``compute_domain`` (GB200/GB300) names the job's ComputeDomain, whose manifest
+    :func:`job_compute_domain` builds; without it the pod's channel claim names the
+    pool's per-namespace default ComputeDomain.
     """
     from gpu_fabric.fabric.description import describe_cluster
     from gpu_fabric.spec import ClusterSpec
 
     machine = get_machine(machine_type, cloud)
     spec = ClusterSpec(**_default_spec(machine.cloud, machine_type, fabric))
-    return pod_fragment(describe_cluster(spec)["gpu"], gpus)
+    return pod_fragment(describe_cluster(spec)["gpu"], gpus, compute_domain=compute_domain)
+
+
+def channel_template(compute_domain: str) -> str:
+    """The ResourceClaimTemplate the DRA driver creates for a ComputeDomain's channel (the
+    name its ``spec.channel.resourceClaimTemplate.name`` gives, ``<name>-channel`` as in
+    awsome-distributed-training 7217859 nccl-tests-gb200.yaml lines 5 and 10)."""
+    return f"{compute_domain}-channel"
+
+
+def job_compute_domain(name: str, namespace: str) -> dict[str, Any]:
+    """The ComputeDomain of one job: create it with the job, delete it with the job.
+
+    One per job, as upstream does (awsome-distributed-training 7217859
+    nccl-tests-gb200.yaml lines 1-10; NVIDIA/k8s-dra-driver-gpu v25.12.0
+    demo/specs/imex/nvbandwidth-test-job.yaml lines 1-10). A ComputeDomain "guarantees
+    MNNVL-reachability between pods that are in the domain" and "secure isolation from
+    other pods that are not in the domain" (NVIDIA, DRA Driver for GPUs,
+    https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/dra-cds.html,
+    "Guarantees"): a per-namespace default puts every job of a team in one domain, a
+    per-job one keeps jobs apart. ``numNodes`` is 0: the pinned driver runs with
+    ``IMEXDaemonsWithDNSNames`` (its default), for which the CRD recommends 0
+    (:func:`gpu_fabric.fabric.parts.compute_domain_nodes`). Pods get its channel with
+    ``fragment_for(..., compute_domain=name)``.
+    """
+    from gpu_fabric.fabric.manifests.dra import compute_domain
+
+    return compute_domain(name, namespace, 0)
 
 
 def _default_spec(cloud: Cloud, machine_type: str, fabric: Mapping[str, Any]) -> dict[str, Any]:

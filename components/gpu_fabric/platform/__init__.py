@@ -66,14 +66,15 @@ def check_mig(
 def team_compute_domains(
     spec: ClusterSpec, fabrics: list[FabricDescription], ns: str, addons: ResolvedAddons
 ) -> list[Manifest]:
-    """The ComputeDomain of each DRA GB200 pool in a team namespace (pods join it
-    through its channel claim, a namespaced ResourceClaimTemplate)."""
+    """The default ComputeDomain of each GB200/GB300 pool (any fabric mode) in a team
+    namespace (pods join it through its channel claim, a namespaced
+    ResourceClaimTemplate the driver creates)."""
     from gpu_fabric.fabric.manifests import dra
     from gpu_fabric.fabric.naming import compute_domain_name
     from gpu_fabric.fabric.parts import compute_domain_nodes
 
     return [dra.compute_domain(compute_domain_name(f), ns, compute_domain_nodes(spec, f, addons))
-            for f in fabrics if f.uses_dra and f.dra and f.machine.nvlink_domain]
+            for f in fabrics if f.machine.nvlink_domain]
 
 
 def parts(

@@ -405,6 +405,7 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     team_names = [t.name for t in spec.tenancy.teams]
     if len(set(team_names)) != len(team_names):
         out.append(Problem("tenancy.teams", "team names must be unique"))
+    out += _nvlink_problems(spec)
     machines = {p.machine.fabric for p in spec.fabric_pools}
     if spec.fabric.mode is AttachMode.DRA and any(
         f in (FabricKind.TCPX, FabricKind.TCPXO) for f in machines
@@ -415,6 +416,41 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
             "DRA; use mode device-plugin or auto",
             "dra", True,
         ))
+    return out
+
+
+# nvidia-dra-driver-gpu 25.12.0 Chart.yaml: kubeVersion ">=1.32.0-0" (DRA).
+DRA_DRIVER_MIN_VERSION = KubeVersion(1, 32)
+
+
+def _nvlink_problems(spec: ClusterSpec) -> list[Problem]:
+    """A multi-node NVLink pool (GB200/GB300) gets its pods' IMEX channels from the NVIDIA
+    DRA driver's ComputeDomains in every fabric mode: refuse what leaves them without."""
+    from gpu_fabric.fabric.addons import NVIDIA_DRA_DRIVER
+
+    out: list[Problem] = []
+    for i, pool in enumerate(spec.node_pools):
+        if not pool.machine.nvlink_domain:
+            continue
+        if spec.kubernetes.parsed < DRA_DRIVER_MIN_VERSION:
+            out.append(Problem(
+                "kubernetes.version",
+                f"pool '{pool.name}' ({pool.machine_type}) runs NCCL over multi-node NVLink, "
+                "which needs an IMEX channel from a ComputeDomain of the NVIDIA DRA driver "
+                "(nvidia-dra-driver-gpu 25.12.0 needs Kubernetes 1.32 or later); every "
+                "fabric mode (auto, device-plugin, dra) gives it from 1.32",
+                spec.kubernetes.version, True,
+            ))
+        if spec.addons.choice(NVIDIA_DRA_DRIVER).enabled is False and spec.existing is None:
+            out.append(Problem(
+                f"addons.{NVIDIA_DRA_DRIVER.key}.enabled",
+                f"pool '{pool.name}' ({pool.machine_type}) runs NCCL over multi-node NVLink "
+                f"(node_pools[{i}]): its pods need an IMEX channel, which only the NVIDIA DRA "
+                "driver's ComputeDomains give on a cluster this library creates; leave the "
+                "add-on on (it serves compute domains only, beside the device plugin, in "
+                "device-plugin mode)",
+                False, True,
+            ))
     return out
 
 

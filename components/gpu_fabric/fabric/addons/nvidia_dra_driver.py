@@ -1,6 +1,8 @@
 """NVIDIA DRA driver for GPUs (``gpu.nvidia.com`` devices, ComputeDomains for IMEX).
 
-On wherever a pool's GPUs come from DRA claims.
+On wherever a pool's GPUs come from DRA claims, and on every GB200/GB300 pool (compute
+domains only, ``resources.gpus.enabled: false``, beside the device plugin that serves
+its GPUs in the other modes).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ if TYPE_CHECKING:
 
 
 def _dra_gpus(fabrics: Sequence[FabricDescription]) -> bool:
-    return any(f.uses_dra for f in fabrics)
+    """On for DRA GPUs, and for every multi-node NVLink pool whatever its mode: its pods
+    need a ComputeDomain's IMEX channel, which only this driver gives."""
+    return any(f.uses_dra or f.machine.nvlink_domain for f in fabrics)
 
 
 NVIDIA_DRA_DRIVER = Addon(
