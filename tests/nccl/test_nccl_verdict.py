@@ -147,7 +147,8 @@ def test_factor_mismatch_warns() -> None:
 # -- the command --------------------------------------------------------------------
 JSON_KEYS = {
     "collective", "nodes", "ranks", "rows", "peak_busbw", "avg_busbw", "line_rate",
-    "efficiency", "floor", "wrong", "transport", "passed", "reasons",
+    "efficiency", "floor", "floor_kind", "floor_reason", "wrong", "transport", "passed",
+    "reasons",
 }
 
 

@@ -70,6 +70,10 @@ GOOD = m(14640.0, 73.35, 36.67)  # seed line 49, out-of-place
 
 
 # -- the whole verdict ---------------------------------------------------------------
+A4_FLOOR_REASON = ("a4-highgpu-8g has no multi-node NVLink domain: ranks on different nodes "
+                   "talk over the roce network")
+
+
 def test_seed_verdict_every_field() -> None:
     v = judge(seed(), get_machine(A4), nodes=2, gpus_per_node=1)
     assert dataclasses.asdict(v) == {
@@ -90,6 +94,9 @@ def test_seed_verdict_every_field() -> None:
         "expected_transport": "NET/gIB",
         "reasons": [],
         "warnings": [TRANSPORT_UNKNOWN],
+        # An A4 node's NVLink stays inside it (no catalog NVLink domain): the network floor.
+        "floor_kind": "network",
+        "floor_reason": A4_FLOOR_REASON,
     }
 
 
@@ -105,6 +112,8 @@ def test_seed_json_document() -> None:
         "line_rate": 50.0,
         "efficiency": 0.9028,  # 45.14 / 50
         "floor": 35.0,
+        "floor_kind": "network",
+        "floor_reason": A4_FLOOR_REASON,
         "wrong": 0,
         "transport": None,
         "passed": True,

@@ -12,6 +12,7 @@ from gpu_fabric.catalog.gpus import (
     H100_80,
     H200_141,
     L40S,
+    NVL72_GB200,
 )
 from gpu_fabric.catalog.model import (
     DERIVED_RDMA,
@@ -169,7 +170,7 @@ MACHINES: tuple[Machine, ...] = (
         mtu=9001, nccl=AWS_EFA,
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
         sources=(_BANDWIDTH, _NETWORK_CARDS, _JUMBO_MTU, _AWSOME_GB200),
-        cpu_arch="arm64", nvlink_domain=72,
+        cpu_arch="arm64", nvlink=NVL72_GB200,
         notes="Sources disagree (ENI: 17 cards; awsome: 4 EFA). 4 EFA x 400 Gb/s used; "
         "network-card layout unconfirmed.",
         pairing=GpuNicPairing(

@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from gpu_fabric.catalog.gpus import A100_40, A100_80, GB200, GB300, H100_80, H200_141, MI300X
+from gpu_fabric.catalog.gpus import (
+    A100_40,
+    A100_80,
+    GB200,
+    GB300,
+    H100_80,
+    H200_141,
+    MI300X,
+    NVL72_GB200,
+    NVL72_GB300,
+)
 from gpu_fabric.catalog.model import (
     DERIVED_RDMA,
     NO_FABRIC,
@@ -222,7 +232,7 @@ MACHINES: tuple[Machine, ...] = (
         mtu=None, nccl=AZURE_IB_GB,
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
         sources=(_SIZES + "nd-gb200-v6-series",),
-        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink=NVL72_GB200,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=900,  # nd-gb200-v6-series-specs.md
         pairing=GpuNicPairing(
@@ -243,7 +253,7 @@ MACHINES: tuple[Machine, ...] = (
         floor_basis="measured: 85% of ~200 GB/s inter-rack IB-only all_reduce "
         "(ai-infrastructure-on-azure)",
         sources=(_SIZES + "nd-gb300-v6-series", _ALLREDUCE_BASELINE),
-        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink_domain=72,
+        cpu_arch="arm64", nic_names=_names("ib", 4), nvlink=NVL72_GB300,
         notes="AKSInfinibandSupport must NOT be registered; pool needs os_sku Ubuntu2404.",
         host_vcpus=128, host_memory_gib=864,  # nd-gb300-v6-series-specs.md
         pairing=GpuNicPairing(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_fabric import versions as _versions
 from gpu_fabric.catalog import gcp_nccl as _gcp_nccl
-from gpu_fabric.catalog.gpus import A100_40, B200, GB200, H100_80, H200_141, L4
+from gpu_fabric.catalog.gpus import A100_40, B200, GB200, H100_80, H200_141, L4, NVL72_GB200
 from gpu_fabric.catalog.model import (
     DERIVED_RDMA,
     DERIVED_TCP,
@@ -180,7 +180,7 @@ MACHINES: tuple[Machine, ...] = (
         busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
         sources=_GCP_FABRIC,
         cpu_arch="arm64", nic_names=_names("gpu", 4, "rdma0"),
-        accelerator="nvidia-gb200", general_nics=2, nvlink_domain=72,
+        accelerator="nvidia-gb200", general_nics=2, nvlink=NVL72_GB200,
         notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
         host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
         pairing=GpuNicPairing(

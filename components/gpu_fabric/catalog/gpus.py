@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_fabric.catalog.model import Gpu, GpuVendor
+from gpu_fabric.catalog.model import Gpu, GpuVendor, NvlinkDomain
 
 # -- GPU models --------------------------------------------------------------
 # MIG profiles: NVIDIA MIG user guide, "Supported MIG profiles" (A100/H100/H200/B200).
@@ -34,3 +34,16 @@ A10 = Gpu("A10 24GB", GpuVendor.NVIDIA, 24)
 L40S = Gpu("L40S 48GB", GpuVendor.NVIDIA, 48)
 MI300X = Gpu("MI300X 192GB", GpuVendor.AMD, 192)
 MI325X = Gpu("MI325X 256GB", GpuVendor.AMD, 256)
+
+
+# -- multi-node NVLink domains ------------------------------------------------
+# NVIDIA's GB200 NVL72 and GB300 NVL72 pages: 72 GPUs in one NVLink domain, "NVLink
+# Bandwidth 130 TB/s" for the rack, i.e. 1.8 TB/s per GPU (fifth-generation NVLink,
+# both directions; NVIDIA's NVLink page), 900 GB/s in one direction.
+_NVLINK = "https://www.nvidia.com/en-us/data-center/nvlink/"
+NVL72_GB200 = NvlinkDomain(
+    72, 900.0, ("https://www.nvidia.com/en-us/data-center/gb200-nvl72/", _NVLINK),
+)
+NVL72_GB300 = NvlinkDomain(
+    72, 900.0, ("https://www.nvidia.com/en-us/data-center/gb300-nvl72/", _NVLINK),
+)

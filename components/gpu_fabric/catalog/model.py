@@ -89,6 +89,34 @@ class NcclProfile:
     env: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NvlinkDomain:
+    """GPUs of several nodes joined by NVLink (a GB200/GB300 NVL72 rack): its size in GPUs
+    and the NVLink bandwidth of one GPU in one direction, in GB/s (what nccl-tests' busbw
+    is compared with: its bandwidths are unidirectional, NVIDIA/nccl-tests
+    doc/PERFORMANCE.md), with the vendor pages that say so."""
+
+    gpus: int
+    gb_per_s_per_gpu: float
+    sources: tuple[str, ...]
+
+    # nccl-report's NVLink floor: the share of the per-GPU NVLink bandwidth a run inside
+    # one domain must reach (derived, as the network floors without a measurement).
+    FLOOR_SHARE = 0.7
+
+    @property
+    def floor(self) -> float:
+        """busbw floor (GB/s) of a run whose ranks all sit in one NVLink domain."""
+        return round(self.gb_per_s_per_gpu * self.FLOOR_SHARE, 1)
+
+    def nodes(self, gpus_per_node: int) -> int:
+        """Nodes of ``gpus_per_node`` GPUs one domain holds (72 / 4 = 18)."""
+        return self.gpus // gpus_per_node
+
+
+NVLINK_FLOOR_BASIS = "derived: 70% of the NVLink bandwidth per GPU (one direction)"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Machine:
     """One machine type: every hardware fact the library derives from, in one row.
@@ -121,7 +149,9 @@ class Machine:
     general_nics: int = 1
     network_cards: int | None = None
     topology: str | None = None
-    nvlink_domain: int | None = None
+    # The multi-node NVLink domain the machine's nodes join (GB200/GB300 NVL72), None
+    # where NVLink stays inside the node.
+    nvlink: NvlinkDomain | None = None
     # GPUs that share one PCIe root with their NICs (DRA alignment groups); 1 = unknown.
     gpus_per_pcie_root: int = 1
     # Local SSDs that back the node's ephemeral storage (images, emptyDir): GCP machines
@@ -140,6 +170,16 @@ class Machine:
     notes: str = ""
 
     # -- derived facts -----------------------------------------------------
+    @property
+    def nvlink_domain(self) -> int | None:
+        """GPUs in the machine's multi-node NVLink domain (None: none)."""
+        return self.nvlink.gpus if self.nvlink else None
+
+    @property
+    def nvlink_domain_nodes(self) -> int | None:
+        """Nodes of this machine in one NVLink domain (18 for 4-GPU NVL72 nodes)."""
+        return self.nvlink.nodes(self.gpus) if self.nvlink else None
+
     @property
     def has_fabric(self) -> bool:
         return self.fabric.has_fabric and self.fabric_nics > 0

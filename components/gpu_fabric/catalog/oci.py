@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gpu_fabric.catalog.gpus import A10, A100_40, A100_80, B200, GB200, H100_80, H200_141, MI300X
+from gpu_fabric.catalog.gpus import (
+    A10,
+    A100_40,
+    A100_80,
+    B200,
+    GB200,
+    H100_80,
+    H200_141,
+    MI300X,
+    NVL72_GB200,
+)
 from gpu_fabric.catalog.model import (
     DERIVED_RDMA,
     NO_FABRIC,
@@ -196,7 +206,7 @@ MACHINES: tuple[Machine, ...] = (
         busbw_floor=_derived(8, 400, 0.7), floor_basis=DERIVED_RDMA,
         sources=(*_OCI, _DRANET_OKE + "BM.GPU.GB200-v3.4/README.md"),
         cpu_arch="arm64", nic_names=_names("rdma", 8),
-        hca_names=_OCI_HCAS_GB200, nvlink_domain=72,
+        hca_names=_OCI_HCAS_GB200, nvlink=NVL72_GB200,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=2, confirmed=False,
             evidence="8 ConnectX-8 for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",

@@ -18,7 +18,7 @@ from gpu_fabric.catalog import UnknownMachineError, get_machine
 from gpu_fabric.cli.common import EXIT_INVALID, EXIT_OK, EXIT_REJECTED
 from gpu_fabric.nccl.parser import COLLECTIVES, NotNcclTestsOutput, parse
 from gpu_fabric.nccl.plot import efficiency_note
-from gpu_fabric.nccl.verdict import Verdict, VerdictInputError, judge
+from gpu_fabric.nccl.verdict import FLOORS, Verdict, VerdictInputError, judge
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--collective", choices=COLLECTIVES, default=None,
                         help="collective of the run (for logs whose header was cut off, "
                         "or to pick one run of several)")
+    parser.add_argument("--floor", choices=FLOORS, default="auto",
+                        help="which floor to judge: nvlink (a run inside one GB200/GB300 "
+                        "NVLink domain), network, or auto (nvlink when the nodes fit in "
+                        "one domain of the machine)")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--plot", metavar="FILE.png", default=None,
                         help="draw busbw vs message size (needs the 'plot' extra: matplotlib)")
@@ -62,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         machine = get_machine(args.machine)
         nccl_run = parse(text, collective=args.collective)
-        verdict = judge(nccl_run, machine, nodes=args.nodes, gpus_per_node=args.gpus_per_node)
+        verdict = judge(nccl_run, machine, nodes=args.nodes, gpus_per_node=args.gpus_per_node,
+                        floor=args.floor)
     except NotNcclTestsOutput as exc:
         print(f"{args.log}: {exc}", file=sys.stderr)
         return EXIT_INVALID
@@ -103,6 +108,7 @@ def render_text(v: Verdict) -> str:
         f"  line rate:         {_gbs(v.line_rate)}"
         + (f" -> efficiency {v.efficiency:.0%}" if v.efficiency is not None else ""),
         f"  floor:             {_gbs(v.floor)}",
+        f"  judged against:    {v.floor_kind} ({v.floor_reason})",
         f"  avg bus bandwidth: {_gbs(v.avg_busbw)} (all sizes; not judged)",
         f"  #wrong:            {v.wrong}",
         f"  transport:         {v.transport or 'unknown'}"

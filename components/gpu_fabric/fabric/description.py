@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 POOL_LABEL = "gpufabric.dev/pool"
 FABRIC_LABEL = "gpufabric.dev/fabric"
 GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
+# GPU feature discovery labels every node of one NVLink partition with the same clique
+# ("<clusterUUID>.<cliqueID>", NVIDIA/k8s-dra-driver-gpu v25.12.0
+# demo/specs/imex/README.sh); awsome-distributed-training 7217859
+# nccl-tests-gb200.yaml lines 95-104 keeps a job's pods in one with it as topologyKey.
+GPU_CLIQUE_LABEL = "nvidia.com/gpu.clique"
 
 
 class Attach(StrEnum):

@@ -36,7 +36,7 @@ import yaml
 from gpu_fabric import versions
 from gpu_fabric.catalog import FabricKind, GpuVendor
 from gpu_fabric.fabric.addons import MPI_OPERATOR
-from gpu_fabric.fabric.description import Attach, FabricDescription
+from gpu_fabric.fabric.description import GPU_CLIQUE_LABEL, Attach, FabricDescription
 from gpu_fabric.fabric.layer import Manifest
 from gpu_fabric.fabric.manifests.common import (
     cluster_role,
@@ -50,7 +50,7 @@ from gpu_fabric.fabric.manifests.common import (
     service_account,
 )
 from gpu_fabric.fabric.problems import refuse
-from gpu_fabric.fabric.workload import pod_fragment
+from gpu_fabric.fabric.workload import job_compute_domain, pod_fragment
 from gpu_fabric.spec import ClusterSpec, parse_size
 from gpu_fabric.versions import Image
 
@@ -87,6 +87,9 @@ class AcceptancePlan:
     install_mpi_operator: bool
     # addons.mpi_operator.version overrides the pinned tag.
     mpi_operator_image: Image = versions.MPI_OPERATOR
+    # GB200/GB300: the test's own ComputeDomain (one per job, docs/platform.md); None on
+    # machines without a multi-node NVLink domain.
+    compute_domain: str | None = None
 
     @property
     def ranks(self) -> int:
@@ -138,6 +141,11 @@ def plan_acceptance(
     if spec.existing is None and capacity < acc.nodes:
         refuse("acceptance.nodes", f"pool '{pool_name}' has at most {capacity} node(s); "
                f"the test needs {acc.nodes} (one pod per node)", acc.nodes)
+    per_domain = machine.nvlink_domain_nodes
+    if per_domain is not None and acc.nodes > per_domain:
+        refuse("acceptance.nodes", f"the test runs inside one NVLink domain of {machine.name} "
+               f"({machine.nvlink_domain} GPUs, {per_domain} nodes), where nccl-report judges it "
+               f"against the NVLink floor; use 2..{per_domain} nodes", acc.nodes)
     if fabric.attach is Attach.DRA and gpus not in spec.fabric.claim_gpu_counts:
         refuse("acceptance.gpus_per_node", f"DRA pools only have claim templates for "
                f"{spec.fabric.claim_gpu_counts} GPUs (fabric.claim_gpu_counts)", gpus)
@@ -169,6 +177,8 @@ def plan_acceptance(
         install_mpi_operator=runner is Runner.MPIJOB
         and spec.addons.choice(MPI_OPERATOR).enabled is not False,
         mpi_operator_image=_mpi_operator_image(spec),
+        compute_domain=f"{k8s_name(name)[:49].rstrip('-')}-cd" if machine.nvlink_domain
+        else None,
     )
 
 
@@ -249,11 +259,19 @@ def mpirun_script(plan: AcceptancePlan, env: Mapping[str, str]) -> str:
 
 # -- GKE runner: headless Service + StatefulSet (the seed's shape) ------------------
 def _anti_affinity(plan: AcceptancePlan) -> dict[str, Any]:
-    """One test pod per node: a 2-node test must cross the fabric."""
-    return {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
+    """One test pod per node: a 2-node test must cross the fabric. On a multi-node NVLink
+    machine every pod also lands in one NVLink domain (the clique GPU feature discovery
+    labels, as awsome-distributed-training 7217859 nccl-tests-gb200.yaml lines 95-104)."""
+    out: dict[str, Any] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
         "labelSelector": {"matchLabels": plan.labels},
         "topologyKey": "kubernetes.io/hostname",
     }]}}
+    if plan.compute_domain:
+        out["podAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": [{
+            "labelSelector": {"matchLabels": plan.labels},
+            "topologyKey": GPU_CLIQUE_LABEL,
+        }]}
+    return out
 
 
 def _test_pod(plan: AcceptancePlan, container: dict[str, Any]) -> dict[str, Any]:
@@ -262,7 +280,8 @@ def _test_pod(plan: AcceptancePlan, container: dict[str, Any]) -> dict[str, Any]
         "metadata": {"labels": dict(plan.labels)},
         "spec": {"affinity": _anti_affinity(plan), "containers": [container]},
     }
-    pod = pod_fragment(plan.fabric, plan.gpus_per_node).apply(template, TEST_CONTAINER)
+    pod = pod_fragment(plan.fabric, plan.gpus_per_node,
+                       compute_domain=plan.compute_domain).apply(template, TEST_CONTAINER)
     # The fragment put exactly its env there; acceptance_env is that env plus the test's
     # own, in the same order, so it replaces the list whole (no entry twice).
     pod["spec"]["containers"][0]["env"] = [
@@ -453,10 +472,13 @@ def mpi_operator_manifests(
 
 
 def acceptance_manifests(plan: AcceptancePlan) -> list[Manifest]:
-    """The test objects for the plan's runner (operator excluded)."""
+    """The test objects for the plan's runner (operator excluded), after the test's own
+    ComputeDomain on a multi-node NVLink machine."""
+    domain = ([job_compute_domain(plan.compute_domain, plan.namespace)]
+              if plan.compute_domain else [])
     if plan.runner is Runner.STATEFULSET:
-        return statefulset_manifests(plan)
-    return [mpijob_manifest(plan)]
+        return [*domain, *statefulset_manifests(plan)]
+    return [*domain, mpijob_manifest(plan)]
 
 
 def all_manifests(plan: AcceptancePlan) -> Sequence[Manifest]:

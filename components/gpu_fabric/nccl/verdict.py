@@ -12,6 +12,13 @@ judged). Numbers come from :mod:`gpu_fabric.catalog`:
 
 Efficiency (peak / line rate) is reported unclipped: all_reduce can exceed 100%
 when NCCL reduces inside the node over NVLink first.
+
+Two floors: on a machine whose nodes share a multi-node NVLink domain (GB200/GB300
+NVL72) a run whose nodes all fit in one domain moves its data over NVLink (MNNVL), not
+the network, so it is judged against the NVLink floor (the catalog's per-GPU NVLink
+bandwidth, ``Machine.nvlink``); a run over more nodes than a domain holds, or every run
+on other machines, against the network floor. ``floor`` picks one on purpose
+(``nccl-report --floor``); the verdict says which floor it judged and why.
 """
 
 from __future__ import annotations
@@ -24,6 +31,9 @@ from gpu_fabric.catalog import Machine
 from gpu_fabric.nccl.parser import SOCKET, NcclRun, busbw_factor
 
 GIB = 2**30
+NETWORK = "network"
+NVLINK = "nvlink"
+FLOORS = ("auto", NETWORK, NVLINK)
 # busbw/algbw may differ from the collective's factor by rounding of the printed values.
 FACTOR_TOLERANCE = 0.05
 
@@ -51,6 +61,9 @@ class Verdict:
     expected_transport: str | None
     reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Which floor was judged ("network" or "nvlink") and why.
+    floor_kind: str = NETWORK
+    floor_reason: str = ""
 
     @property
     def peak(self) -> float | None:
@@ -85,6 +98,8 @@ class Verdict:
                 None if self.efficiency is None else round(self.efficiency, 4)
             ),
             "floor": self.floor,
+            "floor_kind": self.floor_kind,
+            "floor_reason": self.floor_reason,
             "wrong": self.wrong,
             "transport": self.transport,
             "passed": self.passed,
@@ -104,7 +119,7 @@ def _peak(run: NcclRun, in_place: bool) -> float | None:
 def _gpus_per_node(run: NcclRun, machine: Machine, given: int | None) -> int:
     if given is not None:
         gpus = given
-    elif run.ranks:
+    elif run.ranks and not _excerpt(run):
         gpus = max(run.ranks_per_host.values())
     else:
         gpus = machine.gpus
@@ -116,10 +131,56 @@ def _gpus_per_node(run: NcclRun, machine: Machine, given: int | None) -> int:
     return gpus
 
 
+def _excerpt(run: NcclRun) -> bool:
+    """The log lists fewer rank lines than its highest rank implies: a published excerpt
+    (coreweave/nccl-tests README shows only the last "#  Rank 71" line of 72)."""
+    return bool(run.ranks) and len(run.ranks) < max(r.rank for r in run.ranks) + 1
+
+
+def judged_floor(
+    machine: Machine, nodes: int, gpus: int, choice: str = "auto"
+) -> tuple[str, float, float | None, str]:
+    """(kind, line rate, floor, why) the run is judged against: the NVLink domain when its
+    nodes fit in one (``auto``) or when asked (``nvlink``), else the network."""
+    if choice not in FLOORS:
+        raise VerdictInputError(f"--floor must be one of {', '.join(FLOORS)}, got {choice!r}")
+    network = (NETWORK, machine.line_rate_for(gpus), machine.floor_for(gpus))
+    domain = machine.nvlink
+    if domain is None:
+        if choice == NVLINK:
+            raise VerdictInputError(
+                f"--floor nvlink: {machine.name} has no multi-node NVLink domain in the "
+                "catalog (its NVLink stays inside the node); use --floor network or auto"
+            )
+        return (*network, f"{machine.name} has no multi-node NVLink domain: ranks on "
+                f"different nodes talk over the {machine.fabric.value} network")
+    per_domain = domain.nodes(machine.gpus)
+    where = (f"one NVLink domain ({domain.gpus} GPUs, {per_domain} nodes of "
+             f"{machine.name})")
+    if choice == NETWORK:
+        return (*network, f"--floor network: judged as a run across NVLink domains ({where}), "
+                "whose traffic between domains crosses the network")
+    if nodes > per_domain:
+        if choice == NVLINK:
+            raise VerdictInputError(
+                f"--floor nvlink: {nodes} nodes do not fit in one NVLink domain ({where}); "
+                "use --floor network or auto"
+            )
+        return (*network, f"{nodes} nodes are more than {where} holds: traffic between "
+                "domains crosses the network")
+    why = (f"{nodes} node(s) fit in {where}, and NCCL runs multi-node NVLink (MNNVL) "
+           "inside a domain, so the network is not what this run measures"
+           + ("" if choice == NVLINK else
+              " (pass --floor network if its nodes were placed across domains)"))
+    return NVLINK, domain.gb_per_s_per_gpu, domain.floor, why
+
+
 def judge(
-    run: NcclRun, machine: Machine, *, nodes: int, gpus_per_node: int | None = None
+    run: NcclRun, machine: Machine, *, nodes: int, gpus_per_node: int | None = None,
+    floor: str = "auto",
 ) -> Verdict:
-    """The verdict of ``run`` on ``nodes`` nodes of ``machine``."""
+    """The verdict of ``run`` on ``nodes`` nodes of ``machine`` (``floor``: auto, network
+    or nvlink, :func:`judged_floor`)."""
     if not machine.has_fabric:
         raise VerdictInputError(
             f"--machine: {machine.name} has no scale-out fabric in the catalog, so there is "
@@ -128,14 +189,14 @@ def judge(
     if nodes < 1:
         raise VerdictInputError(f"--nodes must be >= 1, got {nodes}")
     gpus = _gpus_per_node(run, machine, gpus_per_node)
-    ranks = len(run.ranks) or nodes * gpus
+    ranks = (len(run.ranks) if not _excerpt(run) else 0) or nodes * gpus
     reasons: list[str] = []
     warnings: list[str] = []
 
     large = [r for r in run.rows if r.size >= GIB]
     peak_oop, peak_ip = _peak(run, in_place=False), _peak(run, in_place=True)
-    line_rate = machine.line_rate_for(gpus)
-    floor = machine.floor_for(gpus)
+    floor_kind, line_rate, floor_value, floor_reason = judged_floor(
+        machine, nodes, gpus, floor)
     expected = machine.nccl.transport if machine.nccl else None
 
     # -- coverage -------------------------------------------------------------
@@ -144,7 +205,12 @@ def judge(
             f"only {nodes} node: a single-node run never crosses the fabric (run on >= 2 nodes)"
         )
     hosts = run.hosts
-    if hosts and len(hosts) < nodes:
+    if _excerpt(run):
+        warnings.append(
+            f"the log lists {len(run.ranks)} of at least {max(r.rank for r in run.ranks) + 1} "
+            "rank lines (an excerpt): nodes and GPUs per node not counted from it"
+        )
+    elif hosts and len(hosts) < nodes:
         reasons.append(
             f"too few nodes: the log's ranks ran on {len(hosts)} host(s) "
             f"({', '.join(hosts)}), expected {nodes}"
@@ -176,13 +242,15 @@ def judge(
     reasons += impossible_figures(run, line_rate, nodes)
     # -- bandwidth ------------------------------------------------------------
     peak = max((p for p in (peak_oop, peak_ip) if p is not None), default=None)
-    if peak is not None and floor is not None and peak < floor:
+    if peak is not None and floor_value is not None and peak < floor_value:
+        what = "NVLink floor" if floor_kind == NVLINK else "floor"
+        rate = "NVLink bandwidth per GPU" if floor_kind == NVLINK else "line rate"
         reasons.append(
             f"below floor: peak busbw {peak:.2f} GB/s over rows >= 1 GiB is under the "
-            f"{floor:.2f} GB/s floor of {machine.name} with {gpus} GPU(s) per node "
-            f"({peak / line_rate:.0%} of the {line_rate:g} GB/s line rate)"
+            f"{floor_value:.2f} GB/s {what} of {machine.name} with {gpus} GPU(s) per node "
+            f"({peak / line_rate:.0%} of the {line_rate:g} GB/s {rate})"
         )
-    if floor is None:
+    if floor_value is None:
         warnings.append(f"{machine.name} has no busbw floor in the catalog: bandwidth not judged")
     # -- transport ------------------------------------------------------------
     transport = run.transport.summary
@@ -224,12 +292,14 @@ def judge(
         peak_in_place=peak_ip,
         avg_busbw=run.avg_busbw,
         line_rate=line_rate,
-        floor=floor,
+        floor=floor_value,
         wrong=wrong,
         transport=transport,
         expected_transport=expected,
         reasons=reasons,
         warnings=warnings,
+        floor_kind=floor_kind,
+        floor_reason=floor_reason,
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from gpu_fabric.fabric.description import GPU_CLIQUE_LABEL
 from gpu_fabric.fabric.layer import Manifest
 from gpu_fabric.fabric.manifests.common import meta
 from gpu_fabric.platform.quotas import DRA_DEVICES, PoolQuota
@@ -25,6 +26,10 @@ API = "kueue.x-k8s.io/v1beta1"
 COHORT = "gpu-fabric"
 LOCAL_QUEUE = "gpu"
 HOSTNAME = "kubernetes.io/hostname"
+CLIQUE = GPU_CLIQUE_LABEL  # one NVLink domain (gpu_fabric.fabric.description)
+# Cloud levels finer than an NVLink domain (one physical host: GKE's
+# cloud.google.com/gce-topology-host), which the clique level goes above.
+PER_HOST_LEVELS = ("cloud.google.com/gce-topology-host",)
 # The cloud's node labels that describe the network hierarchy, outermost first
 # (hostname last, as Kueue requires), come from its provider (``topology_levels``)
 # through :class:`~gpu_fabric.platform.plugin.PlatformLayer`: ``levels`` below. A
@@ -38,7 +43,21 @@ UNBOUNDED_MEMORY = "1000Ti"
 
 def topology_name(spec: ClusterSpec, pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> str:
     hostname_only = _hostname_only(pool, levels)
+    if pool.machine.nvlink_domain:
+        return "gpu-fabric-nvlink" if hostname_only else f"gpu-fabric-{spec.cloud}-nvlink"
     return "gpu-fabric-hostname" if hostname_only else f"gpu-fabric-{spec.cloud}"
+
+
+def pool_levels(pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> tuple[str, ...]:
+    """The pool's topology levels, widest first: the cloud's block levels (where the pool
+    has them), then, on a multi-node NVLink machine, the NVLink clique, then the host. A
+    job that asks for the clique level (``kueue.x-k8s.io/podset-required-topology:
+    nvidia.com/gpu.clique``) gets one NVLink domain."""
+    outer = () if _hostname_only(pool, levels) else levels[:-1]
+    if not pool.machine.nvlink_domain:
+        return (*outer, HOSTNAME)
+    blocks = tuple(lvl for lvl in outer if lvl not in PER_HOST_LEVELS)
+    return (*blocks, CLIQUE, *(lvl for lvl in outer if lvl in PER_HOST_LEVELS), HOSTNAME)
 
 
 def _hostname_only(pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> bool:
@@ -147,10 +166,10 @@ def cluster_manifests(
 ) -> list[Manifest]:
     """Topologies and ResourceFlavors (cluster-scoped, shared by every team); ``levels``:
     the cloud's topology levels."""
-    names = {topology_name(spec, p, levels) for p in spec.node_pools
+    names = {topology_name(spec, p, levels): pool_levels(p, levels) for p in spec.node_pools
              if fabrics[p.name].node_selector}
     out = []
     for name in sorted(names):
-        out.append(topology(name, (HOSTNAME,) if name == "gpu-fabric-hostname" else levels))
+        out.append(topology(name, names[name]))
     out += [resource_flavor(spec, p, fabrics[p.name], levels) for p in spec.node_pools]
     return out
