@@ -166,3 +166,9 @@ NCCL_TESTS_EFA = Image(
 NCCL_TESTS_IB = Image(
     "ghcr.io/coreweave/nccl-tests", "12.8.1-devel-ubuntu22.04-nccl2.26.2-1-0708d2e"
 )
+# The same for arm64 nodes (GB200/GB300): a tag coreweave/nccl-tests lists as multi-arch
+# (README.md at f443305cf963: "Each image is multi-arch, and can be used for both
+# linux/amd64 and linux/arm64 containers", table of tags), NCCL 2.27.6 (MNNVL).
+NCCL_TESTS_IB_ARM64 = Image(
+    "ghcr.io/coreweave/nccl-tests", "12.8.1-devel-ubuntu22.04-nccl2.27.6-1-7c12c62"
+)

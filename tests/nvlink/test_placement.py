@@ -33,10 +33,12 @@ def _topologies(raw: dict[str, Any]) -> dict[str, list[str]]:
 @pytest.mark.parametrize(("cloud", "expected"), [
     # The block levels are each provider's topology_levels (gcp/provider.py,
     # aws/provider.py); AKS and OKE nodes carry none, so the clique is the widest level.
-    # A GCE host is one node, finer than a rack: the clique goes above it.
+    # GKE: an A4X pool is one NVLink domain (workload policy 1x72); the level is the node
+    # pool, above the host, as cluster-toolkit 1047080375af
+    # examples/gke-a4x/kueue-configuration.yaml.tftpl lines 20-25.
     ("gcp", {"gpu-fabric-gcp-nvlink": [
         "cloud.google.com/gce-topology-block", "cloud.google.com/gce-topology-subblock",
-        "nvidia.com/gpu.clique", "cloud.google.com/gce-topology-host",
+        "cloud.google.com/gke-nodepool", "cloud.google.com/gce-topology-host",
         "kubernetes.io/hostname"]}),
     ("aws", {"gpu-fabric-aws-nvlink": [
         "topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-2",
@@ -62,9 +64,12 @@ def test_other_pools_keep_the_clouds_levels() -> None:
         "topology.k8s.aws/network-node-layer-3", "kubernetes.io/hostname"]}
 
 
-@pytest.mark.parametrize("cloud", ["gcp", "aws", "azure", "oci"])
+@pytest.mark.parametrize(("cloud", "domain_label"), [
+    ("gcp", "cloud.google.com/gke-nodepool"),
+    ("azure", "nvidia.com/gpu.clique"), ("oci", "nvidia.com/gpu.clique"),
+])
 def test_the_acceptance_test_runs_in_one_nvlink_domain_with_its_own_compute_domain(
-    cloud: str,
+    cloud: str, domain_label: str,
 ) -> None:
     raw = gb200_spec(cloud)
     raw["acceptance"] = {"enabled": True}
@@ -85,7 +90,7 @@ def test_the_acceptance_test_runs_in_one_nvlink_domain_with_its_own_compute_doma
         "requiredDuringSchedulingIgnoredDuringExecution": [{
             "labelSelector": {"matchLabels": {
                 "gpufabric.dev/nccl-acceptance": "nccl-acceptance"}},
-            "topologyKey": "nvidia.com/gpu.clique"}]}
+            "topologyKey": domain_label}]}
     channel = {"name": "compute-domain-channel",
                "resourceClaimTemplateName": "nccl-acceptance-cd-channel"}
     assert channel in template["spec"]["resourceClaims"]

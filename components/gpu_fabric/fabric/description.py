@@ -226,6 +226,11 @@ class FabricDescription:
     # (dranet v1.4.0 cmd/dranet/app.go and values.schema.json): AWS, GCE, AZURE,
     # OKE, ALIBABA, webhook, NONE; "NONE" where the cloud has no plug-in.
     dranet_provider_hint: str = "NONE"
+    # The node label whose value is one multi-node NVLink domain (GB200/GB300): GPU
+    # feature discovery's clique, or what the cloud labels instead (GKE: the node pool,
+    # whose workload policy puts it in one domain). Kueue's NVLink level and the NCCL
+    # acceptance test's podAffinity use it.
+    nvlink_domain_label: str = GPU_CLIQUE_LABEL
 
     @property
     def uses_dra(self) -> bool:

@@ -62,6 +62,9 @@ def build_layer(
 
     plugins = installed(plugins)
     addons = resolve_addons(spec, fabrics, plugins)
+    from gpu_fabric.fabric.arm64 import check_arm64
+
+    check_arm64(fabrics, addons)
     cloud = plugins.cloud(spec.cloud)
     values = plugins.values(spec.cloud)
     found: list[Part] = []

@@ -36,7 +36,7 @@ import yaml
 from gpu_fabric import versions
 from gpu_fabric.catalog import FabricKind, GpuVendor
 from gpu_fabric.fabric.addons import MPI_OPERATOR
-from gpu_fabric.fabric.description import GPU_CLIQUE_LABEL, Attach, FabricDescription
+from gpu_fabric.fabric.description import Attach, FabricDescription
 from gpu_fabric.fabric.layer import Manifest
 from gpu_fabric.fabric.manifests.common import (
     cluster_role,
@@ -158,9 +158,18 @@ def plan_acceptance(
         image = (versions.GKE_NCCL_DIAGNOSTIC_ARM64 if machine.cpu_arch == "arm64"
                  else versions.GKE_NCCL_DIAGNOSTIC)
     elif machine.fabric is FabricKind.EFA:
+        if machine.cpu_arch == "arm64":
+            # awsome-distributed-training 7217859 micro-benchmarks/nccl-tests/README.md
+            # line 71: on p6e-gb200 build the image yourself with --platform=linux/arm64
+            # (its nccl-tests-gb200.yaml runs an unpinned ":latest" of a private repo).
+            refuse("acceptance.enabled", f"{machine.name} runs arm64 hosts and no pinned "
+                   "arm64 build of the EFA nccl-tests image is published (awsome-distributed-"
+                   "training's README: build it with --platform=linux/arm64); run nccl-tests "
+                   "from your own image and judge its log with nccl-report", True)
         image = versions.NCCL_TESTS_EFA
     else:
-        image = versions.NCCL_TESTS_IB
+        image = (versions.NCCL_TESTS_IB_ARM64 if machine.cpu_arch == "arm64"
+                 else versions.NCCL_TESTS_IB)
     return AcceptancePlan(
         name=k8s_name(name),
         namespace=spec.fabric.namespaces[0],
@@ -261,7 +270,8 @@ def mpirun_script(plan: AcceptancePlan, env: Mapping[str, str]) -> str:
 def _anti_affinity(plan: AcceptancePlan) -> dict[str, Any]:
     """One test pod per node: a 2-node test must cross the fabric. On a multi-node NVLink
     machine every pod also lands in one NVLink domain (the clique GPU feature discovery
-    labels, as awsome-distributed-training 7217859 nccl-tests-gb200.yaml lines 95-104)."""
+    labels, as awsome-distributed-training 7217859 nccl-tests-gb200.yaml lines 95-104, or
+    the cloud's domain label: ``FabricDescription.nvlink_domain_label``)."""
     out: dict[str, Any] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{
         "labelSelector": {"matchLabels": plan.labels},
         "topologyKey": "kubernetes.io/hostname",
@@ -269,7 +279,7 @@ def _anti_affinity(plan: AcceptancePlan) -> dict[str, Any]:
     if plan.compute_domain:
         out["podAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": [{
             "labelSelector": {"matchLabels": plan.labels},
-            "topologyKey": GPU_CLIQUE_LABEL,
+            "topologyKey": plan.fabric.nvlink_domain_label,
         }]}
     return out
 

@@ -26,7 +26,6 @@ API = "kueue.x-k8s.io/v1beta1"
 COHORT = "gpu-fabric"
 LOCAL_QUEUE = "gpu"
 HOSTNAME = "kubernetes.io/hostname"
-CLIQUE = GPU_CLIQUE_LABEL  # one NVLink domain (gpu_fabric.fabric.description)
 # Cloud levels finer than an NVLink domain (one physical host: GKE's
 # cloud.google.com/gce-topology-host), which the clique level goes above.
 PER_HOST_LEVELS = ("cloud.google.com/gce-topology-host",)
@@ -48,16 +47,19 @@ def topology_name(spec: ClusterSpec, pool: GpuNodePoolSpec, levels: tuple[str, .
     return "gpu-fabric-hostname" if hostname_only else f"gpu-fabric-{spec.cloud}"
 
 
-def pool_levels(pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> tuple[str, ...]:
+def pool_levels(pool: GpuNodePoolSpec, levels: tuple[str, ...],
+                nvlink_label: str = GPU_CLIQUE_LABEL) -> tuple[str, ...]:
     """The pool's topology levels, widest first: the cloud's block levels (where the pool
-    has them), then, on a multi-node NVLink machine, the NVLink clique, then the host. A
-    job that asks for the clique level (``kueue.x-k8s.io/podset-required-topology:
-    nvidia.com/gpu.clique``) gets one NVLink domain."""
+    has them), then, on a multi-node NVLink machine, the NVLink domain's label (GPU feature
+    discovery's ``nvidia.com/gpu.clique``, or the cloud's: ``nvlink_label``), then the
+    host. A job that asks for that level (``kueue.x-k8s.io/podset-required-topology``)
+    gets one NVLink domain."""
     outer = () if _hostname_only(pool, levels) else levels[:-1]
     if not pool.machine.nvlink_domain:
         return (*outer, HOSTNAME)
     blocks = tuple(lvl for lvl in outer if lvl not in PER_HOST_LEVELS)
-    return (*blocks, CLIQUE, *(lvl for lvl in outer if lvl in PER_HOST_LEVELS), HOSTNAME)
+    return (*blocks, nvlink_label, *(lvl for lvl in outer if lvl in PER_HOST_LEVELS),
+            HOSTNAME)
 
 
 def _hostname_only(pool: GpuNodePoolSpec, levels: tuple[str, ...]) -> bool:
@@ -166,8 +168,9 @@ def cluster_manifests(
 ) -> list[Manifest]:
     """Topologies and ResourceFlavors (cluster-scoped, shared by every team); ``levels``:
     the cloud's topology levels."""
-    names = {topology_name(spec, p, levels): pool_levels(p, levels) for p in spec.node_pools
-             if fabrics[p.name].node_selector}
+    names = {topology_name(spec, p, levels):
+             pool_levels(p, levels, fabrics[p.name].nvlink_domain_label)
+             for p in spec.node_pools if fabrics[p.name].node_selector}
     out = []
     for name in sorted(names):
         out.append(topology(name, names[name]))

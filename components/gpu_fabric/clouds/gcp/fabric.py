@@ -55,6 +55,12 @@ MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
 # Turns off GKE's own NVIDIA device plugin where GPUs are DRA devices (GKE set-up-dra).
 NO_DEVICE_PLUGIN_LABEL = "gke-no-default-nvidia-gpu-device-plugin"
 
+# A4X pools carry a workload policy with accelerator topology 1x72 (gcp/nodepool.py), so a
+# pool is one NVLink domain; cluster-toolkit 1047080375af examples/gke-a4x/
+# kueue-configuration.yaml.tftpl lines 20-25 use cloud.google.com/gke-nodepool as the level
+# between the sub-block and the host, and no GKE reference labels nodes with GPU feature
+# discovery's nvidia.com/gpu.clique (GKE runs its own device plugin, without GFD).
+NVLINK_DOMAIN_LABEL = "cloud.google.com/gke-nodepool"
 
 def uses_managed_dranet(spec: ClusterSpec) -> bool:
     """GKE-managed DRANet: chosen by the spec, or by default where the version allows it."""
@@ -151,6 +157,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         sidecar_volumes=rxdm.volumes if rxdm else (),
         pod_interfaces=_pod_interfaces(machine) if attach is Attach.GKE_MULTINETWORK else None,
         dranet_provider_hint=DRANET_PROVIDER_HINT,
+        nvlink_domain_label=NVLINK_DOMAIN_LABEL,
         **pod_shapes(machine, attach),
     )
 

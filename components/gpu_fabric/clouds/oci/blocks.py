@@ -220,8 +220,9 @@ class OciGpuNodePool(pulumi.ComponentResource):
                 containerengine.NodePoolInitialNodeLabelArgs(key=k, value=v)
                 for k, v in sorted(args.fabric.node_labels.items())
             ],
-            node_metadata={"user_data": taint_user_data(args.fabric.taints,
-                                                        args.kubernetes_version)},
+            node_metadata={"user_data": taint_user_data(
+                args.fabric.taints, args.kubernetes_version,
+                mask_imex=args.fabric.machine.nvlink_domain is not None)},
             ssh_public_key=args.ssh_public_key,
             freeform_tags=dict(args.tags),
             opts=child(depends_on=args.depends_on),

@@ -58,8 +58,21 @@ def pod_network(
     )
 
 
-def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str) -> str:
-    """The node bootstrap oci-hpc-oke runs on RDMA nodes, as a shell script."""
+# GB200/GB300 hosts run the driver's own IMEX daemon; the NVIDIA DRA driver's
+# ComputeDomains run theirs, so the host's is disabled and masked (oci-hpc-oke 61d210a
+# files/oke-ubuntu-cloud-init.sh lines 91-124, "for Dynamic Resource Allocation (DRA)
+# compatibility"), only where the image has the unit.
+MASK_HOST_IMEX = [
+    "if systemctl list-unit-files | grep -q nvidia-imex.service; then",
+    "  systemctl disable --now nvidia-imex.service && systemctl mask nvidia-imex.service",
+    "fi",
+]
+
+
+def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
+                     mask_imex: bool = False) -> str:
+    """The node bootstrap oci-hpc-oke runs on RDMA nodes, as a shell script; ``mask_imex``
+    (multi-node NVLink shapes) first stops the host's IMEX service for the DRA driver's."""
     args = ""
     if taints:
         spec = ",".join(f"{t.key}={t.value}:{t.effect}" for t in taints)
@@ -70,6 +83,7 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str) -> str:
     remote = OKE_APT_REPO.format(minor=minor)
     return "\n".join([
         "set -eu",
+        *(MASK_HOST_IMEX if mask_imex else []),
         ". /etc/os-release",
         'if [ "$ID" = ubuntu ]; then systemctl restart systemd-networkd; fi',
         "if ! command -v oke >/dev/null 2>&1; then",
@@ -86,11 +100,12 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str) -> str:
     ])
 
 
-def taint_user_data(taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.1") -> str:
+def taint_user_data(taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.1",
+                    mask_imex: bool = False) -> str:
     """cloud-init (base64) for RDMA nodes: networkd leaves foreign routes alone, the OKE
     node package is installed when the image lacks it, and the node registers with its
     taints (OKE pools have no taint field)."""
-    script = bootstrap_script(taints, kubernetes_version)
+    script = bootstrap_script(taints, kubernetes_version, mask_imex)
     cloud_config = {
         "write_files": [
             {"path": "/etc/systemd/networkd.conf", "owner": "root:root",

@@ -30,4 +30,8 @@ DRANET = Addon(
     built_by="gpu_fabric.fabric.parts:dra_parts",
     part="dranet",
     default=_unmanaged_dra_nics,
+    gpu_nodes=True,
+    arm64=(
+        "kubernetes-sigs/dranet v1.4.0 Makefile line 74 (PLATFORMS?=linux/amd64,linux/arm64)"
+    ),
 )

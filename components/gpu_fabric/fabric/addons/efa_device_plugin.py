@@ -30,4 +30,10 @@ EFA_DEVICE_PLUGIN = Addon(
     built_by=BY_THE_CLOUD,
     part="efa-device-plugin",
     default=_efa_plugin,
+    gpu_nodes=True,
+    arm64=(
+        "aws/eks-charts aws-efa-k8s-device-plugin chart v0.5.30 values.yaml line 216 "
+        "(supportedInstanceLabels lists p6e-gb200.36xlarge; tests/data/upstream/values/aws-"
+        "efa-k8s-device-plugin/v0.5.30)"
+    ),
 )

@@ -17,4 +17,9 @@ GPU_OPERATOR = Addon(
     built_by="gpu_fabric.fabric.parts:generic_parts",
     part="gpu-operator",
     privileged=True,
+    gpu_nodes=True,
+    arm64=(
+        "NVIDIA/gpu-operator v26.7.0 .github/workflows/image-builds.yaml lines 78-171 (arm64 "
+        "build, multi-arch manifest)"
+    ),
 )

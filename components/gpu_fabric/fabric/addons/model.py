@@ -60,3 +60,9 @@ class Addon:
     privileged: bool = False
     # The generic rule: on when the pools' fabric descriptions need it.
     default: DefaultRule = never
+    # It runs pods on the GPU nodes (node agents, operands), and where upstream says its
+    # pinned build has an arm64 image (a repository file at the pinned tag, with lines);
+    # "" = none recorded. A GB200/GB300 pool (arm64 hosts) refuses an add-on that runs
+    # on its nodes without one (gpu_fabric.fabric.arm64).
+    gpu_nodes: bool = False
+    arm64: str = ""

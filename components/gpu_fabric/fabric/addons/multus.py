@@ -28,4 +28,9 @@ MULTUS = Addon(
     built_by="gpu_fabric.fabric.parts:generic_parts",
     part="multus",
     default=_host_device_nads,
+    gpu_nodes=True,
+    arm64=(
+        "k8snetworkplumbingwg/multus-cni v4.3.0 .github/workflows/image-push-release.yml "
+        "lines 35-45 (thick image, platforms include linux/arm64)"
+    ),
 )

@@ -27,4 +27,9 @@ NCCL_INSTALLER = Addon(
             "RxDM needs)",
     built_by=BY_THE_CLOUD,
     default=_installer_needed,
+    gpu_nodes=True,
+    arm64=(
+        "GoogleCloudPlatform/cluster-toolkit 1047080375af examples/gke-a4x/gke-a4x.yaml (gib "
+        "installer image nccl-plugin-gib-arm64 v1.1.0, the arm64 image A4X pools get)"
+    ),
 )

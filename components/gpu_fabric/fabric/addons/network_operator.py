@@ -17,4 +17,9 @@ NETWORK_OPERATOR = Addon(
     built_by=BY_THE_CLOUD,
     part="network-operator",
     privileged=True,
+    gpu_nodes=True,
+    arm64=(
+        "Mellanox/network-operator v26.4.1 .github/workflows/ci.yaml line 80 (platforms: "
+        "linux/amd64,linux/arm64); Makefile line 56 (BUILD_ARCH= amd64 arm64)"
+    ),
 )

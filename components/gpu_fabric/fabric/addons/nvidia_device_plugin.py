@@ -17,4 +17,9 @@ NVIDIA_DEVICE_PLUGIN = Addon(
     built_by="gpu_fabric.fabric.parts:generic_parts",
     part="nvidia-device-plugin",
     privileged=True,
+    gpu_nodes=True,
+    arm64=(
+        "NVIDIA/k8s-device-plugin v0.18.2 deployments/container/multi-arch.mk line 17 "
+        "(--platform=linux/amd64,linux/arm64)"
+    ),
 )

@@ -32,4 +32,9 @@ NVIDIA_DRA_DRIVER = Addon(
     part="nvidia-dra-driver",
     privileged=True,
     default=_dra_gpus,
+    gpu_nodes=True,
+    arm64=(
+        "NVIDIA/k8s-dra-driver-gpu v25.12.0 deployments/container/Makefile line 46 (multi-"
+        "arch images: --platform=linux/amd64,linux/arm64)"
+    ),
 )

@@ -13,4 +13,10 @@ PROMETHEUS = Addon(
     summary="kube-prometheus-stack (Prometheus Operator, Grafana)",
     built_by="gpu_fabric.platform:parts",
     part="prometheus",
+    gpu_nodes=True,
+    arm64=(
+        "prometheus/node_exporter a7dcc3a Makefile line 18 (DOCKER_ARCHS includes arm64; the "
+        "node exporter is the chart's only pod on GPU nodes; its tag follows the chart's "
+        "appVersion, not checked)"
+    ),
 )

@@ -15,4 +15,9 @@ RDMA_SHARED_DEVICE_PLUGIN = Addon(
     summary="Mellanox RDMA shared device plugin (one resource per rail)",
     built_by="gpu_fabric.fabric.parts:generic_parts",
     part="rdma-shared-device-plugin",
+    gpu_nodes=True,
+    arm64=(
+        "Mellanox/k8s-rdma-shared-dev-plugin v1.5.3 .github/workflows/release.yaml lines "
+        "54-92, 164-168 (arm64 image in the release manifest)"
+    ),
 )

@@ -16,4 +16,9 @@ SRIOV_DEVICE_PLUGIN = Addon(
     summary="SR-IOV network device plugin (VFs)",
     built_by="gpu_fabric.fabric.parts:generic_parts",
     part="sriov-device-plugin",
+    gpu_nodes=True,
+    arm64=(
+        "k8snetworkplumbingwg/sriov-network-device-plugin v3.9.0 .github/workflows/image-"
+        "push-release.yml lines 46-87, 157-161 (arm64 image in the release manifest)"
+    ),
 )
