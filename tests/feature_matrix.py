@@ -1,4 +1,6 @@
-"""The feature matrix: every committed stack with each optional feature it supports.
+"""The feature matrix: every committed stack, and a GB200 pool per cloud that sells one
+(tests/support/variants.gb200_spec: GKE A4X, EKS p6e-gb200 capacity block, AKS ND GB200
+v6, OKE BM.GPU.GB200-v3.4), with each optional feature it supports.
 
 Used by tests/test_feature_matrix.py and, to pin the variants' URNs on purpose,
 ``python -m tests.feature_matrix --write`` (writes tests/data/urns/matrix/).
@@ -14,7 +16,8 @@ from typing import Any
 
 from gpu_fabric.catalog import GpuVendor, get_machine
 from gpu_fabric.errors import SpecError
-from gpu_fabric.plan.stackfile import available_stacks, load_stack_file
+from gpu_fabric.plan.stackfile import available_stacks as committed_stacks
+from gpu_fabric.plan.stackfile import load_stack_file
 from gpu_fabric.spec import ClusterSpec, load_spec
 
 URN_DIR = Path(__file__).resolve().parent / "data" / "urns" / "matrix"
@@ -70,7 +73,21 @@ def has_mig(raw: Raw) -> bool:
                for p in raw["node_pools"])
 
 
+# GB200 pools, one per cloud that sells them (issue 33), beside the committed stacks.
+GB200_STACKS = {"gb200-gcp": "gcp", "gb200-aws": "aws", "gb200-azure": "azure",
+                "gb200-oci": "oci"}
+
+
+def available_stacks() -> list[str]:
+    """The committed stacks, then the GB200 pools."""
+    return [*committed_stacks(), *GB200_STACKS]
+
+
 def base(stack: str) -> Raw:
+    if stack in GB200_STACKS:
+        from tests.support.variants import gb200_spec
+
+        return copy.deepcopy(gb200_spec(GB200_STACKS[stack]))
     raw = load_stack_file(stack).cluster
     assert isinstance(raw, dict)
     return copy.deepcopy(raw)

@@ -1,4 +1,5 @@
-"""Every committed stack with every optional feature: validated, rendered, planned.
+"""Every committed stack, and a GB200 pool per cloud, with every optional feature:
+validated, rendered, planned.
 
 Features (tests/feature_matrix.py): teams (Kueue), MIG where the GPU has it,
 Prometheus, NCCL acceptance, DRA, existing-cluster mode. Each one alone is
@@ -51,6 +52,14 @@ EXPECTED_SUPPORT = {
     "gcp-a4": NO_MIG,
     "oci-a100": ALL,
     "oci-h100": ALL,
+    # GB200 pools (tests/support/variants.gb200_spec); the GB200 has no MIG profile in the
+    # catalog (not applicable). gb200-aws acceptance: no pinned arm64 build of the EFA
+    # nccl-tests image (awsome-distributed-training 7217859
+    # micro-benchmarks/nccl-tests/README.md line 71), refused (tests/nvlink/test_arm64.py).
+    "gb200-gcp": NO_MIG,
+    "gb200-aws": ["teams", "prometheus", "dra", "existing"],
+    "gb200-azure": NO_MIG,
+    "gb200-oci": NO_MIG,
 }
 
 
