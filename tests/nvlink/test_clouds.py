@@ -39,3 +39,23 @@ def test_oke_gb200_nodes_mask_the_host_imex_service_before_joining() -> None:
 
 def test_other_oke_gpu_nodes_keep_their_services() -> None:
     assert "nvidia-imex" not in _bootstrap("oci:dra")
+
+
+def test_aks_runs_the_dra_driver_against_the_gpu_operators_driver_container() -> None:
+    """AKS GPU pools have no host driver (gpu_profile.driver None: the GPU Operator's driver
+    container owns it), so the DRA driver's root is /run/nvidia/driver
+    (nvidia-dra-driver-gpu 25.12.0 values.yaml lines 19-23)."""
+    from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.fabric.layer import build_layer
+    from gpu_fabric.spec import load_spec
+    from tests.support.variants import gb200_spec
+
+    spec = load_spec(gb200_spec("azure"))
+    layer = build_layer(spec, describe_cluster(spec))
+    (driver,) = [c for c in layer.charts() if c.chart.name == "nvidia-dra-driver-gpu"]
+    assert driver.values["nvidiaDriverRoot"] == "/run/nvidia/driver"
+    # OKE images carry the driver on the host (oci/kubernetes.py: driver.enabled false).
+    spec = load_spec(gb200_spec("oci"))
+    layer = build_layer(spec, describe_cluster(spec))
+    (driver,) = [c for c in layer.charts() if c.chart.name == "nvidia-dra-driver-gpu"]
+    assert driver.values["nvidiaDriverRoot"] == "/"

@@ -24,6 +24,7 @@ from gpu_fabric.fabric.addons import (
     GPU_OPERATOR,
     MULTUS,
     NETWORK_OPERATOR,
+    NVIDIA_DRA_DRIVER,
     RDMA_SHARED_DEVICE_PLUGIN,
     SRIOV_DEVICE_PLUGIN,
 )
@@ -72,6 +73,13 @@ def addon_defaults(
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
+    if addon == NVIDIA_DRA_DRIVER.key:
+        # The GPU Operator's driver container holds the driver: nvidia-dra-driver-gpu
+        # 25.12.0 values.yaml lines 19-23 ("If the NVIDIA GPU driver is managed using the
+        # NVIDIA GPU Driver Container, this is typically /run/nvidia/driver").
+        if operator_installs_driver(spec, fabrics):
+            return {"nvidiaDriverRoot": OPERATOR_DRIVER_ROOT}
+        return {}
     if addon != GPU_OPERATOR.key:
         return {}
     from gpu_fabric.fabric.addons import resolve_addons
@@ -91,6 +99,9 @@ def chart_values(
     if not any(p.mig for p in spec.node_pools):
         values["migManager"] = {"enabled": False}
     return values
+
+
+OPERATOR_DRIVER_ROOT = "/run/nvidia/driver"
 
 
 def operator_installs_driver(
