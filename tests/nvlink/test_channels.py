@@ -180,3 +180,23 @@ def test_admission_gives_the_default_channel_and_keeps_a_jobs_own() -> None:
     own = {"name": "compute-domain-channel", "resourceClaimTemplateName": "job-7-channel"}
     kept = admit(policies, _gpu_pod([own]), "default")
     assert kept.pod["spec"]["resourceClaims"] == [own]
+
+
+@pytest.mark.parametrize(("cloud", "message"), [
+    ("gcp", "fabric.mode: GKE pods cannot take the GPU NICs with hostNetwork; use "
+            "device-plugin or dra (got 'host-network')"),
+    ("aws", "fabric.mode: EKS EFA pods use the device plugin or DRA, not hostNetwork "
+            "(got 'host-network')"),
+    ("azure", "fabric.mode: AKS pods get IB devices from a device plugin; use device-plugin "
+              "(got 'host-network')"),
+])
+def test_the_modes_a_gb200_pool_cannot_use_are_refused_with_the_valid_ones(
+    cloud: str, message: str
+) -> None:
+    """host-network is the only mode refused on a GB200 pool (by the cloud, for every
+    machine); OKE accepts it and gives the channel (ACCEPTED above)."""
+    raw = gb200_spec(cloud, "host-network")
+    with pytest.raises(SpecError) as err:
+        spec = load_spec(raw)
+        describe_cluster(spec)
+    assert message in str(err.value)
