@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_fabric.plan.day2 import Verdict
 from gpu_fabric.plan.diff import (
     MISSING,
     PlanDiff,
@@ -63,6 +64,20 @@ HEAD = {
 }
 
 
+POOL_LOSS = ("the pool's nodes: the jobs running on them and node-local data "
+             "(local SSDs, emptyDir, hostPath)")
+NETWORK_LOSS = "the network and what is attached to it (node pools, the cluster)"
+
+
+def _plain(kind: str) -> dict:
+    return {"kind": kind, "cause": [], "nodes_at_once": None, "spare_capacity": None,
+            "nodes_down": False, "destroys": None, "note": None, "runbook": None}
+
+
+def _in_place(cause: list[str]) -> dict:
+    return {**_plain("in-place"), "cause": cause}
+
+
 def test_diff_json_of_every_action_written_out() -> None:
     """Replace (machine type), update (label, count), ignored initialNodeCount, add, remove."""
     doc = diff_plans(BASE, HEAD).to_json()
@@ -81,23 +96,34 @@ def test_diff_json_of_every_action_written_out() -> None:
                                                "after": "a3-ultragpu-8g"},
                     "nodeCount": {"before": 2, "after": 3},
                 },
+                # plan/day2.py: a replaced pool loses its nodes (issue 32).
+                "verdict": {
+                    "kind": "replace", "cause": ["nodeConfig.machineType"],
+                    "nodes_at_once": None, "spare_capacity": None, "nodes_down": True,
+                    "destroys": POOL_LOSS, "note": None,
+                    "runbook": "docs/day2.md#gke-replace-a-pool-without-downtime",
+                },
             },
             {
                 "action": "update", "urn": f"urn:pulumi:s::p::{NS}::ns", "type": NS,
                 "name": "ns", "paths": ["metadata.labels"], "replacing_paths": [],
                 "values": {"metadata.labels": {"before": None, "after": {"a": "1"}}},
+                "verdict": _in_place(["metadata.labels"]),
             },
             {
                 "action": "add", "urn": f"urn:pulumi:s::p::{SECRET}::sec", "type": SECRET,
                 "name": "sec", "paths": [], "replacing_paths": [], "values": {},
+                "verdict": _plain("create"),
             },
             {
                 "action": "remove", "urn": f"urn:pulumi:s::p::{NETWORK}::vpc", "type": NETWORK,
                 "name": "vpc", "paths": [], "replacing_paths": [], "values": {},
+                "verdict": {**_plain("destroy"), "destroys": NETWORK_LOSS},
             },
             {
                 "action": "remove", "urn": f"urn:pulumi:s::p::{CM}::cm", "type": CM,
                 "name": "cm", "paths": [], "replacing_paths": [], "values": {},
+                "verdict": _plain("destroy"),
             },
         ],
     }
@@ -111,6 +137,8 @@ def test_diff_changes_and_replacements_as_objects() -> None:
         ("nodeConfig.labels.team", "nodeConfig.machineType", "nodeCount"),
         ("nodeConfig.machineType",),
         (("a", "b"), ("a3-highgpu-8g", "a3-ultragpu-8g"), (2, 3)),
+        Verdict("replace", ("nodeConfig.machineType",), nodes_down=True, destroys=POOL_LOSS,
+                runbook="docs/day2.md#gke-replace-a-pool-without-downtime"),
     )
     assert diff.changes[1].values == ((MISSING, {"a": "1"}),)
     assert [c.name for c in diff.replacements] == ["gpu", "vpc"]  # cm is not expensive
@@ -130,6 +158,16 @@ def test_pr_table_written_out() -> None:
         "`nodeConfig.machineType`\n"
         "> **Warning**: `vpc` (gcp:compute/network:Network) would be destroyed: "
         "removed or renamed\n"
+        "\n"
+        "#### Day-2 verdict\n"
+        "\n"
+        "- `gpu` (`gcp:container/nodePool:NodePool`): replace; takes nodes down; destroys "
+        "the pool's nodes: the jobs running on them and node-local data (local SSDs, "
+        "emptyDir, hostPath); caused by `nodeConfig.machineType`; see "
+        "docs/day2.md#gke-replace-a-pool-without-downtime\n"
+        "- `vpc` (`gcp:compute/network:Network`): destroy; destroys the network and what is "
+        "attached to it (node pools, the cluster)\n"
+        "- `cm` (`kubernetes:core/v1:ConfigMap`): destroy\n"
         "\n"
         "| action | type | name | changed inputs |\n"
         "|---|---|---|---|\n"
@@ -285,4 +323,12 @@ def test_rows_sorted_by_action_before_type() -> None:
         "> **Warning**: `v` (oci:Core/vcn:Vcn) would be destroyed: `cidrBlocks[0]`, "
         "`compartmentId`"
     )
-    assert [line.split(" | ")[2] for line in lines[8:]] == ["`v`", "`y`", "`x`", "`w`"]
+    # The day-2 verdicts (replace v, destroy y) come before the table (issue 32).
+    assert lines[6:10] == [
+        "#### Day-2 verdict", "",
+        "- `v` (`oci:Core/vcn:Vcn`): replace; takes nodes down; destroys the network and "
+        "what is attached to it (node pools, the cluster); caused by `cidrBlocks[0]`, "
+        "`compartmentId`",
+        "- `y` (`n:m:Y`): destroy"]
+    table = lines.index("|---|---|---|---|") + 1
+    assert [line.split(" | ")[2] for line in lines[table:]] == ["`v`", "`y`", "`x`", "`w`"]

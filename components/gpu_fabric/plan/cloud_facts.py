@@ -20,6 +20,29 @@ from gpu_fabric.clouds.registry import cloud_module
 
 
 @dataclass(frozen=True)
+class NodeUpdate:
+    """How a node pool (or a cluster that owns its nodes) applies a change that needs
+    new nodes: which inputs roll the nodes, and the surge/unavailable settings that say
+    how many at once and whether spare capacity is launched first.
+
+    Values are read from the planned inputs at ``surge_path``/``unavailable_path``;
+    absent, the cloud's documented default applies. ``no_surge_when`` is a (path,
+    value) that turns the surge off (EKS ``MINIMAL``, DOKS ``surgeUpgrade: false``).
+    ``only_when`` is a path that must be true for existing nodes to be rolled at all
+    (OKE node cycling); without it the change reaches new nodes only.
+    """
+
+    rolling_inputs: tuple[str, ...]
+    surge_default: int | str
+    unavailable_default: int | str
+    surge_path: str | None = None
+    unavailable_path: str | None = None
+    no_surge_when: tuple[str, object] | None = None
+    only_when: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class PlanFacts:
     """One cloud provider's facts, keyed by the provider's own names."""
 
@@ -52,6 +75,20 @@ class PlanFacts:
     # is always another object). Every type a plan creates is in one of the two maps
     # (tests/plan/test_replace_names.py).
     free_names: Mapping[str, str] = field(default_factory=dict)
+    # Day-2 verdicts (plan/day2.py). Type token -> "cluster", "pool" or "network":
+    # what a replacement or removal of it destroys.
+    roles: Mapping[str, str] = field(default_factory=dict)
+    # Type token -> how its nodes are rolled (pools; DOKS clusters own their nodes).
+    node_updates: Mapping[str, NodeUpdate] = field(default_factory=dict)
+    # Type token -> why an in-place update of it still rolls nodes (it is consumed by a
+    # pool as a new version: an EKS launch template).
+    rolls_through: Mapping[str, str] = field(default_factory=dict)
+    # Type token -> inputs that upgrade the control plane in place (no node rolled).
+    control_plane_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The cloud's section of docs/day2.md ("gke", "eks", ...), prefix of its anchors.
+    runbook: str = ""
+    # Type token -> runbook prefix (filled by :func:`every_cloud`).
+    runbooks: Mapping[str, str] = field(default_factory=dict)
 
 
 def plan_facts(cloud: Cloud) -> PlanFacts:
@@ -78,4 +115,10 @@ def every_cloud() -> PlanFacts:
         token_patterns=tuple(p for f in each for p in f.token_patterns),
         unique_names={k: v for f in each for k, v in f.unique_names.items()},
         free_names={k: v for f in each for k, v in f.free_names.items()},
+        roles={k: v for f in each for k, v in f.roles.items()},
+        node_updates={k: v for f in each for k, v in f.node_updates.items()},
+        control_plane_inputs={k: v for f in each for k, v in f.control_plane_inputs.items()},
+        rolls_through={k: v for f in each for k, v in f.rolls_through.items()},
+        runbooks={k: f.runbook for f in each
+                  for k in (*f.roles, *f.node_updates, *f.rolls_through)},
     )

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_fabric.plan.cloud_facts import every_cloud
+from gpu_fabric.plan.day2 import Verdict, verdict
 
 
 def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
@@ -52,6 +53,8 @@ class ResourceChange:
     replacing_paths: tuple[str, ...] = ()
     values: tuple[tuple[Any, Any], ...] = ()
     """(before, after) per entry of ``paths`` (``MISSING`` where the path is absent)."""
+    verdict: Verdict | None = None
+    """What applying the change does to a running cluster (plan/day2.py)."""
 
     @property
     def expensive(self) -> bool:
@@ -87,6 +90,7 @@ class PlanDiff:
                         p: {"before": _json_value(b), "after": _json_value(a)}
                         for p, (b, a) in zip(c.paths, c.values, strict=False)
                     },
+                    **({"verdict": c.verdict.to_json()} if c.verdict else {}),
                 }
                 for c in self.changes
             ],
@@ -203,7 +207,9 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
     result = PlanDiff(str(base.get("stack", "")), str(head.get("stack", "")))
     for urn, res in after.items():
         if urn not in before:
-            result.changes.append(ResourceChange("add", urn, res["type"], res["name"]))
+            result.changes.append(ResourceChange(
+                "add", urn, res["type"], res["name"],
+                verdict=verdict("add", res["type"], (), (), res.get("inputs"))))
             continue
         old, new = before[urn].get("inputs", {}), res.get("inputs", {})
         paths = tuple(p for p in changed_paths(old, new) if not _ignored(res["type"], p))
@@ -211,12 +217,14 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
             forced = replacing(res["type"], paths)
             action = "replace" if forced else "update"
             values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
-            result.changes.append(
-                ResourceChange(action, urn, res["type"], res["name"], paths, forced, values)
-            )
+            result.changes.append(ResourceChange(
+                action, urn, res["type"], res["name"], paths, forced, values,
+                verdict(action, res["type"], paths, forced, new)))
     for urn, res in before.items():
         if urn not in after:
-            result.changes.append(ResourceChange("remove", urn, res["type"], res["name"]))
+            result.changes.append(ResourceChange(
+                "remove", urn, res["type"], res["name"],
+                verdict=verdict("remove", res["type"], (), (), None)))
     return result
 
 
@@ -240,6 +248,7 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
         )
     if diff.replacements:
         lines.append("")
+    lines.extend(_day2_lines(diff))
     lines.append("| action | type | name | changed inputs |")
     lines.append("|---|---|---|---|")
     order = {"replace": 0, "remove": 1, "update": 2, "add": 3}
@@ -259,3 +268,20 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
             f"{', '.join(shown)} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _day2_lines(diff: PlanDiff) -> list[str]:
+    """The day-2 verdicts of the changes that touch nodes or destroy something (the
+    other changes are in place and say nothing more than the table)."""
+    shown = [
+        c for c in diff.changes
+        if c.verdict is not None and (
+            c.verdict.kind in ("rolling", "replace", "destroy") or c.verdict.note
+            or c.verdict.nodes_down)
+    ]
+    if not shown:
+        return []
+    lines = ["#### Day-2 verdict", ""]
+    lines.extend(f"- `{c.name}` (`{c.type}`): {c.verdict.text()}" for c in shown
+                 if c.verdict is not None)
+    return [*lines, ""]

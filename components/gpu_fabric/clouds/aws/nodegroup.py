@@ -177,7 +177,8 @@ def gpu_node_group(
             min_size=plan.min_size, desired_size=plan.desired_size, max_size=plan.max_size,
         ),
         # Replace GPU nodes one at a time: a training job spans all of them.
-        update_config=aws.eks.NodeGroupUpdateConfigArgs(max_unavailable=1),
+        update_config=aws.eks.NodeGroupUpdateConfigArgs(
+            max_unavailable=1, update_strategy=update_strategy(plan)),
         launch_template=aws.eks.NodeGroupLaunchTemplateArgs(
             id=template.id, version=template.latest_version.apply(str),
         ),
@@ -191,6 +192,23 @@ def gpu_node_group(
         # Fixed node_group_name: a replacement deletes first (plan_facts UNIQUE_NAMES).
         opts=opts(ignore_changes=["scalingConfig.desiredSize"], delete_before_replace=True),
     )
+
+
+def update_strategy(plan: PoolPlan) -> str | None:
+    """``MINIMAL`` on reserved capacity (an ODCR or a Capacity Block), else the default.
+
+    EKS's default update launches the new nodes first: it raises the Auto Scaling
+    group's max and desired size by up to two instances per AZ or ``maxUnavailable``
+    (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-update-behavior.html,
+    "Scale up phase"). A full reservation or Capacity Block has no spare instance, so
+    the launch fails (NodeCreationFailure) and the update stalls. ``MINIMAL`` terminates
+    old instances first and never scales beyond the group's size (AWS::EKS::Nodegroup
+    UpdateConfig ``UpdateStrategy``, https://docs.aws.amazon.com/AWSCloudFormation/
+    latest/TemplateReference/aws-properties-eks-nodegroup-updateconfig.html): with
+    ``maxUnavailable`` 1 one node is down at a time and no spare capacity is needed.
+    """
+    reserved = plan.reservation_id is not None or plan.capacity_type == "CAPACITY_BLOCK"
+    return "MINIMAL" if reserved else None
 
 
 def system_node_group(

@@ -5,7 +5,7 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 
 from __future__ import annotations
 
-from gpu_fabric.plan.cloud_facts import PlanFacts
+from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 _AUTONAMED = "autonamed: no name input, Pulumi appends a random suffix"
 
@@ -37,6 +37,36 @@ PLAN_FACTS = PlanFacts(
         "aws:eks/cluster:Cluster": ("name",),
         "aws:eks/nodeGroup:NodeGroup": ("nodeGroupName",),
     },
+    roles={
+        "aws:eks/cluster:Cluster": "cluster",
+        "aws:eks/nodeGroup:NodeGroup": "pool",
+        "aws:ec2/vpc:Vpc": "network",
+        "aws:ec2/subnet:Subnet": "network",
+    },
+    # A version/AMI release/launch template change replaces every node: the default
+    # strategy launches up to two new instances per AZ first (GPU groups: one AZ), then
+    # drains maxUnavailable (default 1) at a time; MINIMAL terminates first
+    # (https://docs.aws.amazon.com/eks/latest/userguide/managed-node-update-behavior.html).
+    node_updates={
+        "aws:eks/nodeGroup:NodeGroup": NodeUpdate(
+            rolling_inputs=("version", "releaseVersion", "launchTemplate"),
+            surge_default=2, unavailable_path="updateConfig.maxUnavailable",
+            unavailable_default=1,
+            no_surge_when=("updateConfig.updateStrategy", "MINIMAL"),
+            source="https://docs.aws.amazon.com/eks/latest/userguide/"
+                   "managed-node-update-behavior.html",
+        ),
+    },
+    # The GPU node group follows its launch template's latest version: a template change
+    # is a new version, and EKS replaces every node of the group with it (the
+    # managed-node-update-behavior page above, "Setup phase").
+    rolls_through={
+        "aws:ec2/launchTemplate:LaunchTemplate": (
+            "a new launch template version: EKS rolls every node of the node group using it, "
+            "with that group's updateConfig"),
+    },
+    control_plane_inputs={"aws:eks/cluster:Cluster": ("version",)},
+    runbook="eks",
     free_names={
         "aws:eks/addon:Addon": "identity (clusterName, addonName) is its replacing inputs",
         "aws:eks/accessEntry:AccessEntry": (

@@ -6,7 +6,7 @@ inputs the program ignores after create, and the config keys that are credential
 
 from __future__ import annotations
 
-from gpu_fabric.plan.cloud_facts import PlanFacts
+from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
@@ -42,6 +42,26 @@ PLAN_FACTS = PlanFacts(
         "azure-native:network:Subnet": ("subnetName",),
         "azure-native:network:NetworkSecurityGroup": ("networkSecurityGroupName",),
     },
+    roles={
+        "azure-native:containerservice:ManagedCluster": "cluster",
+        "azure-native:containerservice:AgentPool": "pool",
+        "azure-native:network:VirtualNetwork": "network",
+        "azure-native:network:Subnet": "network",
+    },
+    # Node pool upgrades surge maxSurge nodes (default 10%) and take maxUnavailable
+    # (default 0) down; GPU pools set maxSurge 0 / maxUnavailable 1
+    # (https://learn.microsoft.com/en-us/azure/aks/upgrade-aks-node-pools-rolling).
+    node_updates={
+        "azure-native:containerservice:AgentPool": NodeUpdate(
+            rolling_inputs=("orchestratorVersion", "nodeImageVersion"),
+            surge_path="upgradeSettings.maxSurge", surge_default="10%",
+            unavailable_path="upgradeSettings.maxUnavailable", unavailable_default="0",
+            source="https://learn.microsoft.com/en-us/azure/aks/upgrade-aks-node-pools-rolling",
+        ),
+    },
+    control_plane_inputs={
+        "azure-native:containerservice:ManagedCluster": ("kubernetesVersion",)},
+    runbook="aks",
     free_names={
         "azure-native:authorization:RoleAssignment": (
             "no name input (azure-native generates a GUID); scope, role and principal, "

@@ -5,7 +5,7 @@ credentials (read by :mod:`gpu_fabric.plan.cloud_facts`).
 
 from __future__ import annotations
 
-from gpu_fabric.plan.cloud_facts import PlanFacts
+from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
@@ -22,6 +22,22 @@ PLAN_FACTS = PlanFacts(
     token_patterns=("dop_v1_[0-9a-f]{20,}",),
     # DOKS cluster and VPC names are unique in the account (and VPC names in the
     # region), node pool names in their cluster (422 "name is already in use").
+    roles={
+        "digitalocean:index/kubernetesCluster:KubernetesCluster": "cluster",
+        "digitalocean:index/kubernetesNodePool:KubernetesNodePool": "pool",
+        "digitalocean:index/vpc:Vpc": "network",
+    },
+    # A DOKS version upgrade replaces every node of every pool; with surge upgrades new
+    # nodes are created first (spare capacity), without them one node at a time
+    # (https://docs.digitalocean.com/products/kubernetes/how-to/upgrade-cluster/).
+    node_updates={
+        "digitalocean:index/kubernetesCluster:KubernetesCluster": NodeUpdate(
+            rolling_inputs=("version",), surge_default="a batch", unavailable_default=0,
+            no_surge_when=("surgeUpgrade", False),
+            source="https://docs.digitalocean.com/products/kubernetes/how-to/upgrade-cluster/",
+        ),
+    },
+    runbook="doks",
     unique_names={
         "digitalocean:index/kubernetesCluster:KubernetesCluster": ("name",),
         "digitalocean:index/kubernetesNodePool:KubernetesNodePool": ("name",),

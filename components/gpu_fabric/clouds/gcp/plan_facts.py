@@ -5,7 +5,7 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 
 from __future__ import annotations
 
-from gpu_fabric.plan.cloud_facts import PlanFacts
+from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
@@ -48,6 +48,29 @@ PLAN_FACTS = PlanFacts(
         "gcp:compute/resourcePolicy:ResourcePolicy": ("name",),
         "gcp:serviceaccount/account:Account": ("accountId",),
     },
+    roles={
+        "gcp:container/cluster:Cluster": "cluster",
+        "gcp:container/nodePool:NodePool": "pool",
+        "gcp:compute/network:Network": "network",
+        "gcp:compute/subnetwork:Subnetwork": "network",
+    },
+    # Surge upgrades: default maxSurge 1, maxUnavailable 0 ("Surge upgrades",
+    # https://cloud.google.com/kubernetes-engine/docs/concepts/node-pool-upgrade-strategies);
+    # node version and image type recreate nodes with the pool's strategy ("Manual changes
+    # that recreate the nodes", https://cloud.google.com/kubernetes-engine/docs/concepts/
+    # managing-clusters#manual-changes-strategy). GPU pools set surge 0 / unavailable 1.
+    node_updates={
+        "gcp:container/nodePool:NodePool": NodeUpdate(
+            rolling_inputs=("version", "nodeConfig.imageType", "nodeConfig.kubeletConfig",
+                            "nodeConfig.linuxNodeConfig", "nodeConfig.gcfsConfig"),
+            surge_path="upgradeSettings.maxSurge", surge_default=1,
+            unavailable_path="upgradeSettings.maxUnavailable", unavailable_default=0,
+            source="https://cloud.google.com/kubernetes-engine/docs/concepts/"
+                   "node-pool-upgrade-strategies",
+        ),
+    },
+    control_plane_inputs={"gcp:container/cluster:Cluster": ("minMasterVersion",)},
+    runbook="gke",
     free_names={
         "gcp:projects/iAMMember:IAMMember": (
             "no name: its identity (project, role, member) is its replacing inputs"),

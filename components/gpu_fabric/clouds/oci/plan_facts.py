@@ -5,7 +5,7 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 
 from __future__ import annotations
 
-from gpu_fabric.plan.cloud_facts import PlanFacts
+from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
@@ -23,6 +23,29 @@ PLAN_FACTS = PlanFacts(
     # OCI identifies resources by OCID; display names need not be unique. IAM policy
     # names are the exception: unique in the tenancy.
     unique_names={"oci:Identity/policy:Policy": ("name",)},
+    roles={
+        "oci:ContainerEngine/cluster:Cluster": "cluster",
+        "oci:ContainerEngine/nodePool:NodePool": "pool",
+        "oci:Core/vcn:Vcn": "network",
+        "oci:Core/subnet:Subnet": "network",
+    },
+    # A node pool's version or image applies to new nodes only, unless node cycling is
+    # on: then maximumSurge (default 1) new nodes first, maximumUnavailable (default 0)
+    # down (https://docs.oracle.com/en-us/iaas/Content/ContEng/Tasks/
+    # contengupgradingimageworkernode_topic-cycling-managed-nodes.htm).
+    node_updates={
+        "oci:ContainerEngine/nodePool:NodePool": NodeUpdate(
+            rolling_inputs=("kubernetesVersion", "nodeSourceDetails"),
+            surge_path="nodePoolCyclingDetails.maximumSurge", surge_default="1",
+            unavailable_path="nodePoolCyclingDetails.maximumUnavailable",
+            unavailable_default="0",
+            only_when="nodePoolCyclingDetails.isNodeCyclingEnabled",
+            source="https://docs.oracle.com/en-us/iaas/Content/ContEng/Tasks/"
+                   "contengupgradingimageworkernode_topic-cycling-managed-nodes.htm",
+        ),
+    },
+    control_plane_inputs={"oci:ContainerEngine/cluster:Cluster": ("kubernetesVersion",)},
+    runbook="oke",
     free_names={
         t: "OCID identity; the display name need not be unique" for t in (
             "oci:ContainerEngine/cluster:Cluster", "oci:ContainerEngine/nodePool:NodePool",
