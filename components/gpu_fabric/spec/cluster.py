@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self
 
@@ -88,6 +89,43 @@ def _check_location(location: LocationSpec, cloud: Cloud | None) -> None:
         )
 
 
+_RFC3339_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+
+
+class FreezeSpec(SpecModel):
+    """Freeze the cluster during a long run: no automatic minor or node upgrade.
+
+    Why a switch: a multi-week training run must not lose nodes to a cloud's
+    automatic upgrade. Each cloud wires it into its own maintenance settings
+    (docs/day2.md "Freeze during a run"): GKE a NO_MINOR_OR_NODE_UPGRADES maintenance
+    exclusion from ``start`` to ``end``; AKS both auto-upgrade channels off; DOKS
+    auto-upgrade off; EKS and OKE never upgrade a cluster or its managed nodes by
+    themselves, so nothing changes there. Remove it after the run.
+    """
+
+    start: str = Field(description="RFC 3339 UTC start, e.g. 2026-12-01T00:00:00Z")
+    end: str | None = Field(
+        default=None,
+        description="RFC 3339 UTC end (GKE: unset means until the minor version's end of "
+        "support); the other clouds stay frozen while the field is set",
+    )
+
+    @field_validator("start", "end")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        if value is not None and not _RFC3339_UTC.match(value):
+            raise _fail("freeze_time", "'{value}' is not an RFC 3339 UTC time like "
+                        "2026-12-01T00:00:00Z", value=value)
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.end is not None and self.end <= self.start:
+            raise _fail("freeze_order", "freeze.end {end} is not after freeze.start {start}",
+                        end=self.end, start=self.start, at="end", got=self.end)
+        return self
+
+
 class KubernetesSpec(SpecModel):
     version: str = Field(
         default="1.34",
@@ -99,6 +137,11 @@ class KubernetesSpec(SpecModel):
         description="Let the cloud upgrade control plane/nodes automatically (off: a GPU pool "
         "upgrade drains running jobs)",
     )
+    freeze: FreezeSpec | None = Field(
+        default=None,
+        description="Freeze the cluster during a long run: no automatic minor or node "
+        "upgrade on any cloud (docs/day2.md)",
+    )
 
     @field_validator("version")
     @classmethod
@@ -108,6 +151,12 @@ class KubernetesSpec(SpecModel):
     @property
     def parsed(self) -> KubeVersion:
         return KubeVersion.parse(self.version)
+
+    @property
+    def upgrades_automatically(self) -> bool:
+        """``auto_upgrade`` unless the cluster is frozen (``freeze``): what every cloud's
+        auto-upgrade settings follow."""
+        return self.auto_upgrade and self.freeze is None
 
 
 def _supported_version(value: str) -> str:

@@ -188,10 +188,10 @@ class AwsGpuCluster(GpuCluster):
             kubernetes_network_config=aws.eks.ClusterKubernetesNetworkConfigArgs(
                 service_ipv4_cidr=svc_cidr, ip_family="ipv4",
             ) if svc_cidr else None,
-            # kubernetes.auto_upgrade false: EXTENDED support keeps the pinned version past
+            # kubernetes.auto_upgrade false or freeze: EXTENDED support keeps the version past
             # standard support (EKS would otherwise upgrade it and drain GPU jobs).
             upgrade_policy=aws.eks.ClusterUpgradePolicyArgs(
-                support_type="EXTENDED" if not spec.kubernetes.auto_upgrade else "STANDARD"
+                support_type="STANDARD" if spec.kubernetes.upgrades_automatically else "EXTENDED"
             ),
             enabled_cluster_log_types=["api", "audit", "authenticator"],
             tags=dict(spec.tags) or None,

@@ -205,7 +205,7 @@ class AzureGpuCluster(GpuCluster):
             orchestrator_version=spec.kubernetes.version,
             availability_zones=list(layout.pools[0].zones) if layout.pools else None,
         )
-        auto = spec.kubernetes.auto_upgrade
+        auto = spec.kubernetes.upgrades_automatically  # off while frozen (kubernetes.freeze)
         api = effective_api_access(spec)
         return containerservice.ManagedCluster(
             f"{self.name}-aks",

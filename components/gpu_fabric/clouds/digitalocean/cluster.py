@@ -74,7 +74,7 @@ class DigitalOceanGpuCluster(GpuCluster):
             version=self._doks_version(),
             vpc_uuid=vpc_uuid,
             ha=opts.ha,
-            auto_upgrade=spec.kubernetes.auto_upgrade,
+            auto_upgrade=spec.kubernetes.upgrades_automatically,  # off while frozen
             surge_upgrade=opts.surge_upgrade,
             cluster_subnet=str(spec.network.pod_cidr) if spec.network.pod_cidr else None,
             service_subnet=str(spec.network.service_cidr) if spec.network.service_cidr else None,

@@ -16,6 +16,7 @@ Creates (children of the component, names derived from its name):
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pulumi
@@ -52,9 +53,24 @@ DRA_BETA_APIS = tuple(
 )
 
 
-def _maintenance(opts: Any) -> gcp.container.ClusterMaintenancePolicyArgs | None:
-    """Daily window + exclusions, as cluster-toolkit modules/scheduler/gke-cluster does."""
-    if not opts.maintenance_exclusions:
+FREEZE_EXCLUSION = "gpu-fabric-freeze"
+
+
+def _maintenance(
+    opts: Any, freeze: Any = None
+) -> gcp.container.ClusterMaintenancePolicyArgs | None:
+    """Daily window + exclusions, as cluster-toolkit modules/scheduler/gke-cluster does.
+
+    ``kubernetes.freeze`` adds the exclusion ``gpu-fabric-freeze`` (NO_MINOR_OR_NODE_UPGRADES:
+    control-plane patches only, no node is drained; GKE "Maintenance exclusions",
+    https://cloud.google.com/kubernetes-engine/docs/concepts/maintenance-windows-and-exclusions).
+    """
+    exclusions = list(opts.maintenance_exclusions)
+    if freeze is not None:
+        exclusions.append(SimpleNamespace(
+            name=FREEZE_EXCLUSION, start_time=freeze.start, end_time=freeze.end,
+            scope="NO_MINOR_OR_NODE_UPGRADES"))
+    if not exclusions:
         return None
     return gcp.container.ClusterMaintenancePolicyArgs(
         daily_maintenance_window=gcp.container.ClusterMaintenancePolicyDailyMaintenanceWindowArgs(
@@ -72,7 +88,7 @@ def _maintenance(opts: Any) -> gcp.container.ClusterMaintenancePolicyArgs | None
                     )
                 ),
             )
-            for e in opts.maintenance_exclusions
+            for e in exclusions
         ],
     )
 
@@ -194,7 +210,7 @@ class GcpGpuCluster(GpuCluster):
                 if opts.workload_identity else None
             ),
             enable_k8s_beta_apis=beta_apis,
-            maintenance_policy=_maintenance(opts),
+            maintenance_policy=_maintenance(opts, spec.kubernetes.freeze),
             database_encryption=gcp.container.ClusterDatabaseEncryptionArgs(
                 state="ENCRYPTED", key_name=spec.secrets_encryption.kms_key
             ) if spec.secrets_encryption else None,
