@@ -45,6 +45,19 @@ def test_eks_minimal_strategy_needs_no_spare_capacity() -> None:
         "rolling", "1", False, True)
 
 
+def test_eks_capacity_block_is_told_to_scale_to_zero() -> None:
+    """capacity-blocks-mng, Considerations: "When upgrading a managed node group with
+    Capacity Blocks, make sure to set the desired node group size to 0"."""
+    inputs = {"capacityType": "CAPACITY_BLOCK",
+              "updateConfig": {"maxUnavailable": 1, "updateStrategy": "MINIMAL"}}
+    got = verdict("update", NG, ["version"], [], inputs)
+    assert got.note == (
+        "surge 0, unavailable 1; every node is drained and replaced; Capacity Block: scale "
+        "the group to 0 before this update (docs/day2.md#eks-upgrade-kubernetes)")
+    on_demand = verdict("update", NG, ["version"], [], {"capacityType": "ON_DEMAND"})
+    assert on_demand.note == "surge 2, unavailable 1; every node is drained and replaced"
+
+
 def test_eks_scaling_is_in_place() -> None:
     got = verdict("update", NG, ["scalingConfig.maxSize"], [], {})
     assert got == Verdict("in-place", ("scalingConfig.maxSize",),

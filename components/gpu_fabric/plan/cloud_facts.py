@@ -39,6 +39,9 @@ class NodeUpdate:
     unavailable_path: str | None = None
     no_surge_when: tuple[str, object] | None = None
     only_when: str | None = None
+    # (path, value, text): a caveat added to the verdict when the planned input at
+    # ``path`` equals ``value`` (EKS Capacity Blocks must be scaled to 0 to upgrade).
+    warn_when: tuple[str, object, str] | None = None
     source: str = ""
 
 

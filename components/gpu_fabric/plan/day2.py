@@ -139,11 +139,12 @@ def _rolling(type_: str, role: str | None, update: NodeUpdate, cause: tuple[str,
         at_once = str(surge)
     else:
         at_once = f"{surge} + {unavailable}"
+    note = f"surge {surge}, unavailable {unavailable}; every node is drained and replaced"
+    if update.warn_when and _value(inputs, update.warn_when[0]) == update.warn_when[1]:
+        note += f"; {update.warn_when[2]}"
     return Verdict(
         "rolling", cause, nodes_at_once=at_once, spare_capacity=not _zero(surge),
-        nodes_down=True,
-        note=f"surge {surge}, unavailable {unavailable}; every node is drained and replaced",
-        runbook=_runbook(type_, role, "rolling"))
+        nodes_down=True, note=note, runbook=_runbook(type_, role, "rolling"))
 
 
 def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequence[str],

@@ -53,6 +53,12 @@ PLAN_FACTS = PlanFacts(
             surge_default=2, unavailable_path="updateConfig.maxUnavailable",
             unavailable_default=1,
             no_surge_when=("updateConfig.updateStrategy", "MINIMAL"),
+            # "When upgrading a managed node group with Capacity Blocks, make sure to set
+            # the desired node group size to 0" (https://docs.aws.amazon.com/eks/latest/
+            # userguide/capacity-blocks-mng.html, Considerations).
+            warn_when=("capacityType", "CAPACITY_BLOCK",
+                       "Capacity Block: scale the group to 0 before this update "
+                       "(docs/day2.md#eks-upgrade-kubernetes)"),
             source="https://docs.aws.amazon.com/eks/latest/userguide/"
                    "managed-node-update-behavior.html",
         ),
