@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, every_cloud
+from gpu_fabric.plan.paths import normalize
 
 RUNBOOK_DOC = "docs/day2.md"
 DESTROYS = {
@@ -101,9 +102,7 @@ def _zero(value: int | str) -> bool:
 
 def _matches(path: str, prefixes: Sequence[str]) -> bool:
     """``path`` (list indices ignored) is one of ``prefixes`` or below one."""
-    from gpu_fabric.plan.diff import _normalize  # diff imports this module
-
-    norm = _normalize(path)
+    norm = normalize(path)
     return any(norm == p or norm.startswith(p + ".") for p in prefixes)
 
 

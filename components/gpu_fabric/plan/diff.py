@@ -22,6 +22,7 @@ from typing import Any
 
 from gpu_fabric.plan.cloud_facts import every_cloud
 from gpu_fabric.plan.day2 import Verdict, verdict
+from gpu_fabric.plan.paths import normalize as _normalize
 
 
 def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
@@ -168,19 +169,6 @@ def changed_paths(before: Any, after: Any, prefix: str = "") -> list[str]:
             for p in changed_paths(b, a, f"{prefix}[{i}]")
         ]
     return [] if before == after else [prefix or "(value)"]
-
-
-def _normalize(path: str) -> str:
-    """``a[3].b`` -> ``a.b``: replacement prefixes ignore list indices."""
-    out, depth = [], 0
-    for ch in path:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
 
 
 def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
