@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+]([0-9A-Za-z.+-]+))?$")
+_VERSION = re.compile(
+    r"^v?([0-9]+)\.([0-9]+)(?:\.([0-9]+))?(?:[-+]([0-9A-Za-z.+-]+))?\Z"
+)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class KubeVersion:
 
     @property
     def build(self) -> int:
-        digits = re.findall(r"\d+", self.suffix)
+        digits = re.findall(r"[0-9]+", self.suffix)
         return int(digits[-1]) if digits else 0
 
     def _key(self) -> tuple[int, int]:

@@ -384,17 +384,21 @@ def test_mig_profile_of_another_gpu_lists_the_valid_ones() -> None:
 
 
 def test_labels_and_taints_are_kubernetes_names() -> None:
+    """apimachinery content/kube.go IsLabelKey / IsLabelValue (gpu_fabric.spec.values)."""
     assert problems(pool_data("gcp", labels={"bad key!": "x"})) == [
-        "node_pools[0].labels: 'bad key!' is not a valid Kubernetes label key "
-        "(got {'bad key!': 'x'})"
+        "node_pools[0].labels.bad key!: node label key 'bad key!' name part must be "
+        "letters, digits, '-', '_' or '.', starting and ending with a letter or digit "
+        "(got 'x')"
     ]
     assert problems(pool_data("gcp", labels={"team": "a b"})) == [
-        "node_pools[0].labels: label team='a b' has an invalid value (<=63 chars of "
-        "[A-Za-z0-9-_.]) (got {'team': 'a b'})"
+        "node_pools[0].labels.team: node label value 'a b' of 'team' must be empty or "
+        "letters, digits, '-', '_' or '.', starting and ending with a letter or digit "
+        "(got 'a b')"
     ]
     assert problems(pool_data("gcp", taints=[{"key": "-bad"}])) == [
-        "node_pools[0].taints[0].key: '-bad' is not a valid taint key (prefix/name) "
-        "(got '-bad')"
+        "node_pools[0].taints[0].key: taint key name part must be letters, digits, '-', "
+        "'_' or '.', starting and ending with a letter or digit (a taint key is a "
+        "Kubernetes label key: [DNS-subdomain prefix/]name) (got '-bad')"
     ]
     ok = load_spec(pool_data(
         "gcp", labels={"example.com/team": "ml", "tier": ""}, taints=[{"key": "example.com/x"}]

@@ -32,7 +32,7 @@ MIG_PARTED_CONFIG = "gpu-fabric-mig-parted"
 MIG_DISABLED = "all-disabled"
 COMPUTE_SLICES = 7
 MEMORY_SLICES = 8
-_PROFILE = re.compile(r"^(\d)g\.(\d+)gb(\+me)?$")
+_PROFILE = re.compile(r"^([0-9])g\.([0-9]+)gb(\+me)?$")
 
 
 def instances_per_gpu(gpu: Gpu, profile: str) -> int:

@@ -22,6 +22,7 @@ from gpu_fabric.clouds.registry import clouds, provider_for
 from gpu_fabric.errors import Problem
 from gpu_fabric.kube_version import KubeVersion
 from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec, security_problems
+from gpu_fabric.spec import values
 from gpu_fabric.spec.addons import AddonsSpec
 from gpu_fabric.spec.base import Cidr, SpecModel, _ctx_cloud, _dns_label, _fail
 from gpu_fabric.spec.fabric import AttachMode, FabricSpec
@@ -451,6 +452,13 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
                     f"no node pool named '{pool_name}'; pools: {', '.join(sorted(pool_names))}",
                     pool_name, True,
                 ))
+    if spec.existing is None:  # created pools: the labels become the kubelet's --node-labels
+        for i, pool in enumerate(spec.node_pools):
+            for key in pool.labels:
+                problem = values.node_label_key(key)
+                if problem:
+                    out.append(Problem(f"node_pools[{i}].labels.{key}", f"node label {problem}",
+                                       key, True))
     team_names = [t.name for t in spec.tenancy.teams]
     if len(set(team_names)) != len(team_names):
         out.append(Problem("tenancy.teams", "team names must be unique"))

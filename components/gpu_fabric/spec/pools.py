@@ -14,7 +14,8 @@ from pydantic import (
 from gpu_fabric import catalog
 from gpu_fabric.catalog import Cloud, Machine
 from gpu_fabric.clouds.registry import provider_for
-from gpu_fabric.spec.base import LABEL_KEY, LABEL_VALUE, SpecModel, _ctx_cloud, _dns_label, _fail
+from gpu_fabric.spec import values
+from gpu_fabric.spec.base import SpecModel, _ctx_cloud, _dns_label, _fail
 
 
 # -- node pools ------------------------------------------------------------------
@@ -26,8 +27,19 @@ class TaintSpec(SpecModel):
     @field_validator("key")
     @classmethod
     def _key(cls, value: str) -> str:
-        if not LABEL_KEY.match(value):
-            raise _fail("taint_key", "'{v}' is not a valid taint key (prefix/name)", v=value)
+        problem = values.label_key(value)
+        if problem:
+            raise _fail("taint_key", "taint key {p} (a taint key is a Kubernetes label key: "
+                        "[DNS-subdomain prefix/]name)", p=problem, got=value)
+        return value
+
+    @field_validator("value")
+    @classmethod
+    def _value(cls, value: str) -> str:
+        problem = values.label_value(value)
+        if problem:
+            raise _fail("taint_value", "taint value {p} (a taint value is a Kubernetes "
+                        "label value)", p=problem, got=value)
         return value
 
 
@@ -139,6 +151,11 @@ class GpuNodePoolSpec(SpecModel):
     def _labels(cls, value: dict[str, str]) -> dict[str, str]:
         return _node_labels(value)
 
+    @field_validator("taints")
+    @classmethod
+    def _taints(cls, value: list[TaintSpec]) -> list[TaintSpec]:
+        return _unique_taints(value)
+
     @model_validator(mode="after")
     def _matches_catalog(self, info: ValidationInfo) -> Self:
         _check_pool(self, _ctx_cloud(info))
@@ -168,17 +185,26 @@ def _machine_type(value: str, cloud: Cloud | None) -> str:
 
 
 def _node_labels(value: dict[str, str]) -> dict[str, str]:
-    """Kubernetes label keys and values (a bad one is refused by the API server)."""
-    for key, val in value.items():
-        if not LABEL_KEY.match(key):
-            raise _fail("label_key", "'{k}' is not a valid Kubernetes label key", k=key)
-        if not LABEL_VALUE.match(val):
-            raise _fail(
-                "label_value",
-                "label {k}='{v}' has an invalid value (<=63 chars of [A-Za-z0-9-_.])",
-                k=key, v=val,
-            )
+    """Label keys and values the API server accepts (on a created cluster the keys must
+    also be ones the kubelet sets: ``ClusterSpec``'s cross checks)."""
+    found = values.first_problem(value, values.label_key, values.label_value)
+    if found:
+        key, problem = found
+        kind = "label_key" if values.label_key(key) else "label_value"
+        raise _fail(kind, "node label {p}", p=problem, at=key, got=value[key])
     return value
+
+
+def _unique_taints(taints: list[TaintSpec]) -> list[TaintSpec]:
+    """Taints unique by key and effect, as the API server requires of a node."""
+    dupes = values.duplicate_taints((t.key, t.effect) for t in taints)
+    if dupes:
+        raise _fail(
+            "duplicate_taint",
+            "taints must be unique by key and effect; repeated: {d}",
+            d=", ".join(f"{k}:{e}" for k, e in dupes),
+        )
+    return taints
 
 
 def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
@@ -234,6 +260,17 @@ def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
         raise _fail(
             "autoscaling", "set both min_nodes and max_nodes, or neither", at="min_nodes"
         )
+    if pool.gpu_taint:
+        gpu = provider_for(cloud).gpu_taint(machine.gpu.vendor)
+        for i, t in enumerate(pool.taints):
+            if (t.key, t.effect) == (gpu.key, gpu.effect):
+                raise _fail(
+                    "duplicate_taint",
+                    "taint {k}:{e} is the cloud's GPU taint, which the pool already gets "
+                    "(gpu_taint: true); taints must be unique by key and effect: remove it, "
+                    "or set gpu_taint: false",
+                    k=t.key, e=t.effect, at=f"taints[{i}]", got=t.key,
+                )
     if pool.mig is not None:
         profiles = machine.gpu.mig_profiles
         if not profiles:

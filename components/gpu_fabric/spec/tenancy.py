@@ -40,7 +40,7 @@ class TenancySpec(SpecModel):
 Collective = Literal[
     "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce", "sendrecv"
 ]
-_SIZE = re.compile(r"^(\d+)([KMG]?)$")
+_SIZE = re.compile(r"^([0-9]+)([KMG]?)\Z")
 
 
 def parse_size(value: str) -> int:

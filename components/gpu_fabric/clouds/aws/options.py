@@ -49,7 +49,7 @@ class AwsOptions(CloudOptions):
     public_access_cidrs: list[ipaddress.IPv4Network] = Field(default_factory=list)
     single_nat_gateway: bool = Field(default=True, description="One NAT gateway for all AZs")
     vpc_cni_version: str | None = Field(
-        default=None, pattern=r"^v\d+\.\d+\.\d+-eksbuild\.\d+$",
+        default=None, pattern=r"^v[0-9]+\.[0-9]+\.[0-9]+-eksbuild\.[0-9]+$",
         description="Version of the managed vpc-cni EKS add-on (e.g. v1.20.1-eksbuild.3); "
         "default: the pinned one. efa-only interfaces need 1.18.5 or later",
     )

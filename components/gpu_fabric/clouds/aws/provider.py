@@ -43,7 +43,7 @@ class AwsProvider(ProviderBase):
     zone_example = "us-east-1a"
     own_device_plugins = ("efa",)
     key_format = (
-        re.compile(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)/[A-Za-z0-9/_-]+$"),
+        re.compile(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:(key|alias)/[A-Za-z0-9/_-]+$"),
         "arn:aws:kms:REGION:ACCOUNT:key/KEY-ID (symmetric KMS key in the cluster's region)",
     )
 

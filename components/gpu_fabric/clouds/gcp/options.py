@@ -30,7 +30,9 @@ class GcpExistingNetworks(CloudOptions):
     gpu_subnetworks: list[str] = Field(default_factory=list)
 
 
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+_RFC3339 = re.compile(
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"
+)
 
 
 class GcpMaintenanceExclusion(CloudOptions):
@@ -93,7 +95,7 @@ class GcpOptions(CloudOptions):
         "GPU nodes are not upgraded (drained) while jobs run",
     )
     maintenance_start_time: str = Field(
-        default="09:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$",
+        default="09:00", pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$",
         description="Daily maintenance window start (GMT, HH:MM) when exclusions are set "
         "(cluster-toolkit gke-cluster default)",
     )

@@ -36,7 +36,7 @@ GCP_ZONES: dict[str, str] = {
 def zone_ok(region: str, zone: str) -> bool:
     """A lettered zone of the region, or an AI zone of it."""
     return zone in valid_zones(region) or bool(
-        re.fullmatch(rf"{re.escape(region)}-ai\d[a-z]", zone))
+        re.fullmatch(rf"{re.escape(region)}-ai[0-9][a-z]", zone))
 
 
 def valid_zones(region: str) -> list[str]:

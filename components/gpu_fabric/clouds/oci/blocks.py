@@ -54,7 +54,7 @@ NETWORK_TYPE = "gpufabric:oci:FabricNetwork"
 NODE_POOL_TYPE = "gpufabric:oci:GpuNodePool"
 # OKE node pools take the full version with its "v" (containerengine.NodePool
 # kubernetes_version, e.g. v1.34.1; gpu_fabric.clouds.oci.options.oke_version).
-OKE_VERSION = re.compile(r"v\d+\.\d+\.\d+")
+OKE_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
 _Placement = containerengine.NodePoolNodeConfigDetailsPlacementConfigArgs
 _Preemptible = containerengine.NodePoolNodeConfigDetailsPlacementConfigPreemptibleNodeConfigArgs
 _PreemptionAction = (

@@ -13,6 +13,8 @@ from pulumi import Input
 from pulumi_oci import containerengine
 
 from gpu_fabric.fabric.description import Taint
+from gpu_fabric.kube_version import KubeVersion
+from gpu_fabric.spec.values import TAINT_EFFECTS, label_key, label_value, shell_quote
 
 # The OKE CNI types of `cluster_pod_network_options` / a pool's pod network option.
 CNI = {"npn": "OCI_VCN_IP_NATIVE", "flannel": "FLANNEL_OVERLAY"}
@@ -72,12 +74,22 @@ MASK_HOST_IMEX = [
 def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
                      mask_imex: bool = False) -> str:
     """The node bootstrap oci-hpc-oke runs on RDMA nodes, as a shell script; ``mask_imex``
-    (multi-node NVLink shapes) first stops the host's IMEX service for the DRA driver's."""
+    (multi-node NVLink shapes) first stops the host's IMEX service for the DRA driver's.
+
+    It runs as root on every GPU node, so no value reaches it unchecked: each taint
+    is checked as the API server checks it and the kubelet argument is one quoted
+    shell word; the version is a Kubernetes version of ASCII digits (issue 34).
+    """
     args = ""
     if taints:
+        for t in taints:
+            problem = label_key(t.key) or label_value(t.value)
+            if problem or t.effect not in TAINT_EFFECTS:
+                raise ValueError(f"taint {t.key}={t.value}:{t.effect} may not reach the node "
+                                 f"bootstrap script: {problem or 'unknown effect'}")
         spec = ",".join(f"{t.key}={t.value}:{t.effect}" for t in taints)
-        args = f" --kubelet-extra-args '--register-with-taints={spec}'"
-    version = kubernetes_version.lstrip("v")
+        args = f" --kubelet-extra-args {shell_quote(f'--register-with-taints={spec}')}"
+    version = str(KubeVersion.parse(kubernetes_version)).lstrip("v")
     minor = ".".join(version.split(".")[:2])
     local = OKE_LOCAL_REPO.format(minor=minor)
     remote = OKE_APT_REPO.format(minor=minor)
