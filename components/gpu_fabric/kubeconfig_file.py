@@ -26,6 +26,7 @@ def resolve(path: str) -> Path:
 
 def read_kubeconfig_file(path: str) -> str:
     """The text of the kubeconfig at ``path`` (SpecError when it cannot be one)."""
+    from gpu_fabric.files import read_bytes_bounded
     from gpu_fabric.plan.safe_yaml import decode_utf8, load_bounded
 
     file = resolve(path)
@@ -35,7 +36,8 @@ def read_kubeconfig_file(path: str) -> str:
         size = file.stat().st_size
         if size > MAX_BYTES:
             _refuse(path, f"is {size} bytes; a kubeconfig is a few KB (limit {MAX_BYTES})")
-        data = file.read_bytes()
+        # A regular file only: a FIFO blocked the read, /dev/zero read to the memory cap.
+        data = read_bytes_bounded(file, MAX_BYTES)
     except OSError as exc:
         _refuse(path, f"cannot be read: {exc.strerror or exc}")
     try:

@@ -21,6 +21,7 @@ import yaml
 
 from gpu_fabric.fabric.description import describe_cluster
 from gpu_fabric.fabric.layer import Layer, build_layer
+from gpu_fabric.files import read_bytes_bounded
 from gpu_fabric.layers import plugins
 from gpu_fabric.spec import ClusterSpec
 
@@ -58,8 +59,23 @@ def written_before(out: Path) -> list[Path]:
     record = out / RECORD
     if not record.is_file():
         return []
-    names = [line.strip() for line in record.read_text().splitlines()]
-    return [out / n for n in names if n and not n.startswith("#") and ".." not in Path(n).parts]
+    text = read_bytes_bounded(record, MAX_RECORD_BYTES).decode("utf-8", errors="replace")
+    names = [line.strip() for line in text.splitlines()]
+    return [out / n for n in names if n and not n.startswith("#") and _inside(out, n)]
+
+
+# A record lists a few dozen file names.
+MAX_RECORD_BYTES = 1024 * 1024
+
+
+def _inside(out: Path, name: str) -> bool:
+    """Whether the recorded ``name`` is a file render could have written in ``out``: a
+    relative path that stays inside it, symlinks resolved (a record listing
+    ``/home/me/.bashrc`` or ``../x`` made render delete outside --out: issue 34)."""
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        return False
+    target = (out / name).resolve()
+    return target.is_relative_to(out.resolve()) and not (out / name).is_dir()
 
 
 def prepare(out: Path) -> None:

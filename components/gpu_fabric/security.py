@@ -34,6 +34,7 @@ from pydantic_core import PydanticCustomError
 
 from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.errors import Problem
+from gpu_fabric.strict import strict_int
 
 if TYPE_CHECKING:
     from gpu_fabric.spec import ClusterSpec
@@ -50,6 +51,17 @@ FIND_YOUR_ADDRESS = (
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    _strict_scalars = field_validator("*", mode="before")(classmethod(strict_int))
+
+
+# What one /8 holds: more than this in all is "internet-wide", one range or many.
+WIDE_ADDRESSES = 2 ** (32 - INTERNET_WIDE_PREFIX)
+
+
+def total_addresses(nets: list[ipaddress.IPv4Network]) -> int:
+    """Addresses the ranges cover together (overlaps counted once)."""
+    return sum(n.num_addresses for n in ipaddress.collapse_addresses(nets))
 
 
 def internet_wide(net: ipaddress.IPv4Network) -> bool:
@@ -112,6 +124,11 @@ class ApiAccessSpec(_Section):
                 f"{FIND_YOUR_ADDRESS}) or private_endpoint: true"
             )
         wide = [str(c) for c in self.authorized_cidrs if internet_wide(c)]
+        if not wide and total_addresses(self.authorized_cidrs) > WIDE_ADDRESSES:
+            # Many ranges each narrower than /8 can still add up to half the internet
+            # (128 x /8): judged by the total, not entry by entry (issue 34).
+            wide = [f"{len(self.authorized_cidrs)} ranges covering "
+                    f"{total_addresses(self.authorized_cidrs)} addresses"]
         if wide and not self.allow_public_internet:
             raise PydanticCustomError(
                 "api_internet",

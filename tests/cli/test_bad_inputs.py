@@ -53,6 +53,8 @@ def _with_required(path: Path, tmp_path: Path) -> Path:
         return path
     if not isinstance(cluster, dict) or cluster.get("existing") or not cluster.get("cloud"):
         return path
+    if all(key in cluster for key in missing):  # as written (a rewrite loses duplicate keys)
+        return path
     for key, value in missing.items():
         cluster.setdefault(key, value)
     out = tmp_path / path.name

@@ -18,6 +18,7 @@ the field"). Sources:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -272,8 +273,15 @@ def test_read_text_bounded_limits(tmp_path: Path) -> None:
     assert info.value.problems == [Problem("", "cannot read the file: Is a directory")]
     with pytest.raises(SpecError) as info:  # a special file: size 0, endless content
         read_text_bounded(Path("/dev/zero"), limit=10)
-    assert info.value.problems == [Problem("", "the file is over 10 bytes")]
+    assert info.value.problems == [Problem(
+        "", "cannot read the file: is a device; give a regular file")]
     assert info.value.source == "/dev/zero"
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)  # opening it for reading blocked until a writer came (issue 34)
+    with pytest.raises(SpecError) as info:
+        read_text_bounded(fifo)
+    assert info.value.problems == [Problem(
+        "", "cannot read the file: is a FIFO (named pipe); give a regular file")]
     latin = tmp_path / "latin.yaml"
     latin.write_bytes(b"a: \xe9\n")
     with pytest.raises(SpecError) as info:

@@ -29,6 +29,7 @@ from gpu_fabric.cli.common import (
     EXIT_USAGE,
     Progress,
 )
+from gpu_fabric.files import read_bytes_bounded
 from gpu_fabric.plan import chart_diff
 from gpu_fabric.plan.diff import diff_plans, to_markdown
 
@@ -110,9 +111,14 @@ def _toplevel_or_none() -> Path | None:
         return None
 
 
+# A plan of the largest committed stack is ~200 KB; a FIFO, /dev/zero or a runaway
+# file as --base/--head is refused before it is read (gpu_fabric.files).
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+
 def _read_plan(path: str) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_bytes_bounded(path, MAX_PLAN_BYTES).decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from exc
     if not isinstance(data, dict):

@@ -10,12 +10,14 @@ row >= 1 GiB, run cut off). ``--json`` prints exactly the keys of
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from pathlib import Path
 
 from gpu_fabric.catalog import UnknownMachineError, get_machine
 from gpu_fabric.cli.common import EXIT_INVALID, EXIT_OK, EXIT_REJECTED
+from gpu_fabric.files import read_bytes_bounded
 from gpu_fabric.nccl.parser import COLLECTIVES, NotNcclTestsOutput, parse
 from gpu_fabric.nccl.plot import efficiency_note
 from gpu_fabric.nccl.verdict import FLOORS, Verdict, VerdictInputError, judge
@@ -46,18 +48,45 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+# An nccl-tests log with NCCL_DEBUG=INFO is a few MB for a large run; /dev/zero or a
+# runaway file is refused by its size before it is read (issue 34).
+MAX_LOG_BYTES = 64 * 1024 * 1024
+# What matplotlib's savefig writes under the name given (without a suffix it appends
+# .png: another file than the one named).
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
 def _read(path: str) -> str:
     if path == "-":
-        return sys.stdin.read()
-    return Path(path).read_text(encoding="utf-8", errors="replace")
+        text = sys.stdin.read(MAX_LOG_BYTES + 1)
+        if len(text) > MAX_LOG_BYTES:
+            raise OSError(errno.EFBIG, f"is over {MAX_LOG_BYTES} bytes", "-")
+        return text
+    return read_bytes_bounded(path, MAX_LOG_BYTES).decode("utf-8", errors="replace")
+
+
+def plot_problem(plot: str, log: str) -> str | None:
+    """Why ``--plot`` cannot be written as named, or None."""
+    target = Path(plot)
+    if target.suffix.lower() not in PLOT_SUFFIXES:
+        return (f"'{plot}' must end in {', '.join(PLOT_SUFFIXES)} (the image is written in "
+                "that format, under exactly that name)")
+    if target.is_dir():
+        return f"'{plot}' is a folder; name the image file"
+    if not target.resolve().parent.is_dir():
+        return f"cannot write '{plot}': its folder does not exist or is not a folder"
+    if log != "-" and target.exists() and target.resolve() == Path(log).resolve():
+        return f"'{plot}' is the log itself; name another file"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.plot and not Path(args.plot).resolve().parent.is_dir():
+    if args.plot:
         # Before parsing, and before matplotlib is imported (seconds), so a typo fails fast.
-        print(f"--plot: cannot write '{args.plot}': its folder does not exist or is not a "
-              "folder", file=sys.stderr)
-        return EXIT_INVALID
+        problem = plot_problem(args.plot, args.log)
+        if problem:
+            print(f"--plot: {problem}", file=sys.stderr)
+            return EXIT_INVALID
     try:
         text = _read(args.log)
     except OSError as exc:

@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="leave computed outputs unknown, as on a first pulumi preview",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--debug", action="store_true",
+                        help="print the traceback when the program fails")
     parser.set_defaults(run=run)
 
 
@@ -72,15 +74,27 @@ def run(args: argparse.Namespace) -> int:
     except CloudSdkMissing as exc:
         print(f"plan: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except Exception as exc:  # the program failed: show where, exit non-zero
-        traceback.print_exc(file=sys.stderr)
-        print(f"plan failed: {exc}", file=sys.stderr)
+    except Exception as exc:  # the program failed: one line (--debug: where), exit 3
+        if getattr(args, "debug", False):
+            traceback.print_exc(file=sys.stderr)
+        print(f"plan failed: {failure_line(exc)}", file=sys.stderr)
         return EXIT_FAILED
     if args.json:
         print(json.dumps(plan.to_json(), indent=2))
     else:
         print(render_tree(plan))
     return EXIT_OK
+
+
+def failure_line(exc: BaseException) -> str:
+    """One line saying what failed and where in the program (its deepest frame outside
+    this library), without the traceback (``--debug`` prints it)."""
+    where = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not any(s in frame.filename for s in ("gpu_fabric", "pulumi", "runpy")):
+            where = f" (at {frame.filename}:{frame.lineno})"
+    text = " ".join(str(exc).split())[:300] or "no message"
+    return f"{type(exc).__name__}: {text}{where}; rerun with --debug for the traceback"
 
 
 def render_tree(plan: PlanResult) -> str:

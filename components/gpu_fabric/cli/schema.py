@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from gpu_fabric.cli.common import EXIT_OK
+from gpu_fabric.cli.common import EXIT_INVALID, EXIT_OK
 from gpu_fabric.spec import spec_json_schema
 
 
@@ -18,8 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     text = json.dumps(spec_json_schema(), indent=2, sort_keys=True) + "\n"
     if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(text)
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:  # /dev/full, a folder, a read-only place: name --out
+            print(f"--out: cannot write '{args.out}': {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_INVALID
     else:
         print(text, end="")
     return EXIT_OK

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.model import Part
     from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec
     from gpu_fabric.spec import CapacitySpec, ClusterSpec, GpuNodePoolSpec
+    from gpu_fabric.spec.values import TagRules
 
 Fabrics = Mapping[str, "FabricDescription"]
 HOSTNAME = "kubernetes.io/hostname"
@@ -156,6 +157,10 @@ class ProviderBase:
 
     def check_pool_name(self, name: str) -> None:
         """No rule beyond a DNS label (raise a pydantic custom error otherwise)."""
+
+    def tag_rules(self) -> TagRules | None:
+        """What the cloud accepts as ``tags`` (None: this project rewrites them to fit)."""
+        return None
 
     def gpu_taint(self, vendor: GpuVendor) -> Taint:
         """The taint this project puts on (or expects on) the cloud's GPU nodes."""

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.model import Part
     from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec
     from gpu_fabric.spec import CapacitySpec, ClusterSpec, GpuNodePoolSpec
+    from gpu_fabric.spec.values import TagRules
 
 ResourceFake = Callable[[str, dict[str, Any]], dict[str, Any]]
 """(resource name, inputs) -> computed outputs added to the echoed inputs (``__id``: the id)."""
@@ -248,6 +249,11 @@ class CloudProvider(CloudLayer, Protocol):
 
     def gpu_taint(self, vendor: GpuVendor) -> Taint:
         """The taint this project puts on (or expects on) the cloud's GPU nodes."""
+        ...
+
+    def tag_rules(self) -> TagRules | None:
+        """What the cloud accepts as ``tags`` (count, lengths, characters, reserved
+        prefixes); None when this project rewrites them to fit (DOKS)."""
         ...
 
     @property

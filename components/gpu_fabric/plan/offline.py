@@ -24,15 +24,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from gpu_fabric.errors import Problem, SpecError
 from gpu_fabric.plan.model import PlanResult
+from gpu_fabric.plan.plaintext_secrets import plaintext_problems
 from gpu_fabric.plan.project import Project, load_project
 from gpu_fabric.plan.runner import run_program
-from gpu_fabric.plan.stackfile import SECRET_PLACEHOLDER
+from gpu_fabric.plan.safe_yaml import load_file
+from gpu_fabric.plan.stackfile import SECRET_PLACEHOLDER, check_stack_name
 
 DEFAULT_STACK = "offline"
+
+
+class ProgramExit(RuntimeError):
+    """The team's program ended with ``sys.exit(N)``, N not 0: the program failed."""
 
 
 def plan_program(
@@ -52,6 +56,13 @@ def plan_program(
     ``SpecError`` from ``load_spec``, pulumi's ``ConfigMissingError``...).
     """
     project = load_project(Path(folder))
+    if project.runtime not in (None, "python"):
+        raise SpecError([Problem(
+            "runtime", f"the project's runtime is '{str(project.runtime)[:40]}'; plan "
+            "--program runs Python Pulumi programs only (runtime: python)",
+        )], str(project.file))
+    if stack is not None:
+        check_stack_name(stack)
     values, secret_keys_of_stack = project_config(project, stack)
     for key, value in (config or {}).items():
         values[_full_key(project, key)] = value
@@ -61,7 +72,11 @@ def plan_program(
         raise SpecError([Problem("main", f"no program at {entry} (Pulumi.yaml 'main')")])
 
     def program() -> None:
-        runpy.run_path(str(entry), run_name="__main__")
+        try:
+            runpy.run_path(str(entry), run_name="__main__")
+        except SystemExit as exc:  # sys.exit(7) in the team's program is its failure
+            if exc.code not in (None, 0):
+                raise ProgramExit(f"the program called sys.exit({exc.code!r})") from None
 
     with _inside(entry.parent):
         return run_program(
@@ -79,8 +94,12 @@ def project_config(project: Project, stack: str | None) -> tuple[dict[str, Any],
     values: dict[str, Any] = {}
     secret: list[str] = []
     if project.file is not None:
-        doc = yaml.safe_load(project.file.read_text()) or {}
-        for key, value in (doc.get("config") or {}).items():
+        doc = load_file(project.file) or {}
+        defaults = doc.get("config") or {}
+        if not isinstance(defaults, dict):
+            raise SpecError([Problem("config", "Pulumi.yaml's 'config:' must be a mapping of "
+                                     "keys to defaults")], str(project.file))
+        for key, value in defaults.items():
             default = value.get("default") if isinstance(value, dict) else value
             if default is not None:
                 values[_full_key(project, key)] = default
@@ -93,8 +112,16 @@ def project_config(project: Project, stack: str | None) -> tuple[dict[str, Any],
             "--stack", f"no stack file {path} (stacks of project {project.name}: "
             f"{', '.join(found) or 'none'})",
         )])
-    doc = yaml.safe_load(path.read_text()) or {}
-    for key, value in (doc.get("config") or {}).items():
+    doc = load_file(path) or {}
+    stack_config = doc.get("config") if isinstance(doc, dict) else None
+    if not isinstance(stack_config, dict):
+        raise SpecError([Problem("config", "a stack file needs a top-level 'config:' mapping")],
+                        str(path))
+    # The same refusal as --config: credentials in plain text (pulumi config set --secret).
+    leaks = plaintext_problems({_full_key(project, str(k)): v for k, v in stack_config.items()})
+    if leaks:
+        raise SpecError(leaks, str(path))
+    for key, value in stack_config.items():
         full = _full_key(project, key)
         masked, had_secret = _mask(value)
         values[full] = masked

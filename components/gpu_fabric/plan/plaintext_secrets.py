@@ -25,9 +25,14 @@ from gpu_fabric.plan.cloud_facts import every_cloud
 # Config keys that hold credentials, beside every cloud's own (its plan facts): the
 # kubernetes provider's kubeconfig.
 GENERIC_CREDENTIAL_KEYS = frozenset({"kubernetes:kubeconfig"})
-# Access tokens with a well-known prefix that belong to no cloud: GitHub, Slack.
+# Access tokens with a well-known prefix that belong to no cloud: GitHub, Slack, and
+# (issue 34) GitLab, Google API keys, Hugging Face and NVIDIA NGC (gitleaks
+# config/gitleaks.toml rules gitlab-pat `glpat-[\w-]{20}`, gcp-api-key `AIza[\w-]{35}`,
+# huggingface-access-token `hf_[a-zA-Z]{34}`; NGC personal keys start `nvapi-`,
+# https://docs.nvidia.com/ngc/latest/ngc-user-guide.html#generating-personal-api-key).
 GENERIC_TOKEN_PATTERNS = (r"gh[pousr]_[A-Za-z0-9]{30,}", r"github_pat_\w{30,}",
-                          r"xox[abp]-[\w-]{20,}")
+                          r"xox[abp]-[\w-]{20,}", r"glpat-[\w-]{20,}", r"AIza[\w-]{35}",
+                          r"hf_[A-Za-z]{34}", r"nvapi-[\w-]{30,}")
 
 
 def credential_keys() -> frozenset[str]:
@@ -45,18 +50,35 @@ def _material() -> tuple[tuple[re.Pattern[str], str], ...]:
                     re.IGNORECASE),
          "a credential (a kubeconfig's keys or tokens, or a password)"),
         (re.compile(rf"\b({tokens})\b"), "an access token"),
+        (re.compile(r"https://hooks\.slack\.com/(services|workflows|triggers)/\S{10,}"),
+         "a Slack webhook URL (its path is the credential)"),
+        (re.compile(r"\b(AccountKey|SharedAccessKey|SharedAccessSignature)=[^;\s]{8,}",
+                    re.IGNORECASE), "an Azure connection string with its key"),
+        (re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@", re.IGNORECASE),
+         "a URL with a user:password"),
     )
 
 
 # Keys whose plain string value is a credential (Helm values such as adminPassword).
-_CREDENTIAL_NAME = re.compile(r"(password|passwd|token|apikey|api_key|privatekey|clientsecret)$",
-                              re.IGNORECASE)
+_CREDENTIAL_NAME = re.compile(
+    r"(password|passwd|passphrase|token|apikey|api_key|privatekey|private_key|clientsecret|"
+    r"client_secret|secretkey|secret_key|secretaccesskey|secret_access_key)$",
+    re.IGNORECASE,
+)
+
+
+def _credential_named(name: Any) -> bool:
+    return isinstance(name, str) and bool(_CREDENTIAL_NAME.search(name))
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, dict):
+        # An env list entry: {name: NGC_API_KEY, value: ...} holds its credential in value.
+        if _credential_named(value.get("name")) and isinstance(value.get("value"), str) \
+                and value["value"]:
+            yield f"{path}.value", "password: (a credential-named env entry)"
         for key, item in value.items():
             sub = f"{path}.{key}" if path else str(key)
             if isinstance(item, str) and item and _CREDENTIAL_NAME.search(str(key)):
@@ -91,6 +113,9 @@ def plaintext_problems(raw_config: dict[str, Any]) -> list[Problem]:
             continue
         if key in credential_keys():
             out.append(Problem(key, f"is a credential in plain text; {_how(key)}"))
+            continue
+        if isinstance(value, str) and value and _credential_named(key.rpartition(":")[2]):
+            out.append(Problem(key, f"is a credential-named key in plain text; {_how(key)}"))
             continue
         for path, text in _strings(value, key):
             for pattern, what in _material():

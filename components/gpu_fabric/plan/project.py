@@ -13,11 +13,9 @@ tree, ``./stacks`` is used when it exists, else the working directory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 PROJECT_FILES = ("Pulumi.yaml", "Pulumi.yml")
 
@@ -35,6 +33,8 @@ class Project:
     main: Path
     """The program: a ``.py`` file, or a folder holding ``__main__.py``."""
     file: Path | None = None
+    runtime: str | None = field(default=None, compare=False)
+    """``runtime:`` of Pulumi.yaml (its ``name`` when a mapping); None when absent."""
 
     @property
     def entry_point(self) -> Path:
@@ -75,19 +75,45 @@ def stacks_dir(start: Path | None = None) -> Path:
 
 
 def _from_file(file: Path) -> Project:
+    from gpu_fabric.errors import SpecError
+    from gpu_fabric.plan.safe_yaml import load_file
+
     try:
-        doc: Any = yaml.safe_load(file.read_text())
-    except yaml.YAMLError as exc:
-        raise ProjectError(f"{file}: not valid YAML: {exc}") from None
+        doc: Any = load_file(file)
+    except SpecError as exc:
+        reason = "; ".join(str(p) if p.path else p.message for p in exc.problems)
+        raise ProjectError(f"{file}: not valid YAML: {reason}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
         raise ProjectError(f"{file}: needs a 'name:' (the Pulumi project name)")
     root = file.parent
-    config_dir = doc.get("stackConfigDir")
-    main = doc.get("main")
     return Project(
         root=root,
         name=doc["name"],
-        stacks_dir=(root / str(config_dir)) if config_dir else root,
-        main=(root / str(main)) if main else root,
+        stacks_dir=_inside_project(root, file, "stackConfigDir", doc.get("stackConfigDir")),
+        main=_inside_project(root, file, "main", doc.get("main")),
         file=file,
+        runtime=_runtime(doc.get("runtime")),
     )
+
+
+def _inside_project(root: Path, file: Path, key: str, value: Any) -> Path:
+    """``root / value``, refused unless it is a relative path that stays in the project
+    (Pulumi resolves both relative to Pulumi.yaml; a team's stack file or program from
+    elsewhere on the machine is not what its project says)."""
+    if value is None or value == "":
+        return root
+    if not isinstance(value, str):
+        raise ProjectError(f"{file}: '{key}' must be a path (a string), not "
+                           f"{type(value).__name__}")
+    path = (root / value).resolve()
+    if not path.is_relative_to(root.resolve()):
+        raise ProjectError(f"{file}: '{key}: {value[:80]}' leads outside the project folder "
+                           f"{root}; give a path inside it")
+    return root / value
+
+
+def _runtime(value: Any) -> str | None:
+    """The runtime's name (``runtime: python`` or ``runtime: {name: python}``)."""
+    if isinstance(value, dict):
+        value = value.get("name")
+    return value if isinstance(value, str) else None

@@ -11,7 +11,9 @@ reader, and each is refused with a :class:`~gpu_fabric.errors.SpecError`:
   graph is measured *before* any Python object is built: more than
   :data:`MAX_NODES` nodes once aliases are expanded is refused;
 * depth: nesting deeper than :data:`MAX_DEPTH` (a stack file needs about 8)
-  would overflow Python's recursion in the constructor or the validator.
+  would overflow Python's recursion in the constructor or the validator;
+* duplicate keys: a key written twice in one mapping is refused (YAML keeps the
+  last one silently: another cluster, 200 nodes).
 
 The C loader (``yaml.CSafeLoader``, libyaml) parses when PyYAML was built with
 it; the pure-Python ``SafeLoader`` is the fallback.
@@ -34,23 +36,32 @@ Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_text_bounded(file: Path, limit: int = MAX_BYTES) -> str:
-    """``file`` as UTF-8 text; a SpecError when it is too big, unreadable or not UTF-8."""
+    """``file`` as UTF-8 text; a SpecError when it is too big, unreadable, not a regular
+    file (a FIFO blocked the read, a device read without end) or not UTF-8."""
+    from gpu_fabric.files import read_bytes_bounded
+
     source = str(file)
     try:
         size = file.stat().st_size
-        if size > limit:
+        if size > limit and file.is_file():
             raise SpecError([Problem(
                 "", f"the file is {size} bytes; stack files are limited to {limit} bytes "
                 "(a stack file holds one cluster spec of a few KB)",
             )], source)
-        with file.open("rb") as fh:
-            data = fh.read(limit + 1)
+        data = read_bytes_bounded(file, limit)
+    except IsADirectoryError:
+        raise SpecError([Problem("", "cannot read the file: Is a directory")],
+                        source) from None
     except OSError as exc:
         raise SpecError([Problem("", f"cannot read the file: {exc.strerror or exc}")],
                         source) from None
-    if len(data) > limit:  # grew while we read it, or a special file
-        raise SpecError([Problem("", f"the file is over {limit} bytes")], source)
     return decode_utf8(data, source)
+
+
+def load_file(file: Path, limit: int = MAX_BYTES) -> Any:
+    """A YAML file a user names (a Pulumi.yaml, a stack file), read and loaded with
+    every bound of this module (SpecError otherwise)."""
+    return load_bounded(read_text_bounded(file, limit), str(file))
 
 
 def decode_utf8(data: bytes, source: str) -> str:
@@ -145,9 +156,31 @@ def _measure(root: yaml.Node, source: str, max_nodes: int, max_depth: int) -> No
         if isinstance(node, yaml.SequenceNode):
             stack.extend((child, depth + 1) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
+            _no_duplicate_keys(node, source)
             for key, value in node.value:
                 stack.append((key, depth + 1))
                 stack.append((value, depth + 1))
+
+
+MERGE = "tag:yaml.org,2002:merge"
+
+
+def _no_duplicate_keys(node: yaml.MappingNode, source: str) -> None:
+    """Refuse a key written twice in one mapping: YAML loaders keep the last silently
+    (``node_count: 2`` then ``node_count: 200`` gave 200 nodes). Keys a ``<<`` merge
+    brings in may be overridden, as YAML intends."""
+    first: dict[tuple[str, str], yaml.Node] = {}
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == MERGE:
+            continue
+        seen = first.setdefault((key.tag, key.value), key)
+        if seen is not key:
+            raise SpecError([Problem(
+                _where(key, source),
+                f"the key '{key.value[:80]}' is written twice in the same mapping (first "
+                f"at line {seen.start_mark.line + 1}); YAML would keep only the last one "
+                "silently: remove one",
+            )], source)
 
 
 def _where(node: yaml.Node | yaml.Event, source: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,25 @@ class StackFile:
         return out
 
 
+# Pulumi stack names "may only contain alphanumeric, hyphens, underscores, or periods"
+# (https://www.pulumi.com/docs/iac/concepts/stacks/): no path separator, so
+# `--stack x/../../outside` cannot name a file outside the stack folder.
+STACK_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}", re.ASCII)
+
+
+def check_stack_name(name: str) -> str:
+    """``name``, or a SpecError naming --stack when Pulumi would refuse it."""
+    if not STACK_NAME.fullmatch(name) or name in (".", ".."):
+        raise SpecError([Problem(
+            "--stack", f"'{name[:80]}' is not a stack name: letters, digits, '-', '_' and "
+            "'.' only (no path separators); a file elsewhere is read with --config FILE",
+        )])
+    return name
+
+
 def stack_path(name: str, root: Path | None = None) -> Path:
     """``root`` (default: the stack folder of the working directory's project)."""
-    return (root or stacks_dir()) / f"Pulumi.{name}.yaml"
+    return (root or stacks_dir()) / f"Pulumi.{check_stack_name(name)}.yaml"
 
 
 def available_stacks(root: Path | None = None) -> list[str]:
@@ -56,7 +73,7 @@ def load_stack_file(
         raise ValueError("give a stack name or a file path")
     file = Path(path) if path is not None else stack_path(str(name), root)
     stack = name or _stack_name_from(file)
-    if not file.is_file():
+    if not file.exists() or file.is_dir():  # a FIFO or device: refused by the bounded read
         known = ", ".join(available_stacks(root)) or "none"
         raise SpecError([Problem("", f"no stack file {file} (stacks: {known})")])
     return parse_stack_text(read_stack_bytes(file), stack, file)

@@ -452,12 +452,18 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
                     f"no node pool named '{pool_name}'; pools: {', '.join(sorted(pool_names))}",
                     pool_name, True,
                 ))
+    rules = provider_for(spec.cloud).tag_rules()
+    if rules is not None and spec.existing is None:
+        for key, problem in values.tag_problems(spec.tags, rules):
+            out.append(Problem(f"tags.{key}" if key else "tags",
+                               f"{spec.cloud.display} {problem}",
+                               spec.tags.get(key, len(spec.tags)), True))
     if spec.existing is None:  # created pools: the labels become the kubelet's --node-labels
         for i, pool in enumerate(spec.node_pools):
             for key in pool.labels:
-                problem = values.node_label_key(key)
-                if problem:
-                    out.append(Problem(f"node_pools[{i}].labels.{key}", f"node label {problem}",
+                refused = values.node_label_key(key)
+                if refused:
+                    out.append(Problem(f"node_pools[{i}].labels.{key}", f"node label {refused}",
                                        key, True))
     team_names = [t.name for t in spec.tenancy.teams]
     if len(set(team_names)) != len(team_names):

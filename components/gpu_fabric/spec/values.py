@@ -35,7 +35,9 @@ helpers here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 # apimachinery content/kube.go labelKeyFmt (also the label value body), validation.go
 # dns1123LabelFmt / dns1035LabelFmt. re.ASCII: only ASCII letters and digits.
@@ -198,3 +200,75 @@ def shell_quote(value: str) -> str:
     was). A ``'`` inside closes the quote, adds an escaped quote and reopens it.
     """
     return "'" + value.replace("'", "'\\''") + "'"
+
+
+# -- cloud tags and labels (``tags:``) --------------------------------------------------
+@dataclass(frozen=True)
+class TagRules:
+    """What one cloud accepts as the tags (labels) of a resource; each cloud's
+    ``provider.py`` states its own with the source (one line per fact)."""
+
+    max_tags: int
+    """Per resource, the user's tags plus the ones this project adds (``added``)."""
+    key_max: int
+    value_max: int
+    key_ok: Callable[[str], bool] = field(default=lambda k: True)
+    """Characters (and shape) of a key."""
+    value_ok: Callable[[str], bool] = field(default=lambda v: True)
+    added: int = 0
+    """Tags this project puts on some resource besides the user's (``Name``...)."""
+    reserved_prefixes: tuple[str, ...] = ()
+    """Case-insensitive key prefixes the cloud keeps for itself."""
+    reserved_values: bool = False
+    """Whether the reserved prefixes are refused at the start of a value too."""
+    shape: str = ""
+    """What a valid key/value looks like, for the message."""
+
+
+def tag_problems(tags: Mapping[str, str], rules: TagRules) -> list[tuple[str, str]]:
+    """(key, reason) for every tag ``rules`` refuses, and ('', reason) for the count."""
+    out: list[tuple[str, str]] = []
+    if len(tags) + rules.added > rules.max_tags:
+        out.append(("", f"{len(tags)} tags plus the {rules.added} this project adds exceed "
+                        f"the cloud's {rules.max_tags} per resource"))
+    for key, val in tags.items():
+        lowered = key.lower()
+        if not key or len(key) > rules.key_max:
+            out.append((key, f"key is {len(key)} characters; 1 to {rules.key_max} allowed"))
+        elif len(val) > rules.value_max:
+            out.append((key, f"value is {len(val)} characters; at most {rules.value_max}"))
+        elif any(lowered.startswith(p) for p in rules.reserved_prefixes) or (
+            rules.reserved_values
+            and any(val.lower().startswith(p) for p in rules.reserved_prefixes)
+        ):
+            out.append((key, f"the prefix {'/'.join(rules.reserved_prefixes)} is reserved "
+                             "by the cloud"))
+        elif not rules.key_ok(key):
+            out.append((key, f"key has characters the cloud refuses; {rules.shape}"))
+        elif not rules.value_ok(val):
+            out.append((key, f"value has characters the cloud refuses; {rules.shape}"))
+    return out
+
+
+def gcp_label_ok(text: str, *, key: bool) -> bool:
+    """A GCP label key or value: lowercase letters (international allowed), digits, '_'
+    and '-'; a key starts with a lowercase letter; each under 128 bytes."""
+    if len(text.encode()) >= 128:
+        return False
+    if key and (not text or unicodedata.category(text[0]) not in ("Ll", "Lo")):
+        return False
+    return all(c in "_-" or unicodedata.category(c) in ("Ll", "Lo", "Nd") for c in text)
+
+
+def aws_tag_chars_ok(text: str) -> bool:
+    """Letters, numbers and spaces (UTF-8) and + - = . _ : / @."""
+    return all(c.isalnum() or c == " " or c in "+-=._:/@" for c in text)
+
+
+def azure_tag_name_ok(text: str) -> bool:
+    """An Azure tag name has none of < > % & \\ ? / (nor control characters)."""
+    return not any(c in "<>%&\\?/" or not c.isprintable() for c in text)
+
+
+def printable(text: str) -> bool:
+    return all(c.isprintable() for c in text)

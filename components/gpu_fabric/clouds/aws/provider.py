@@ -18,6 +18,7 @@ from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
     from gpu_fabric.spec import CapacitySpec, ClusterSpec
+    from gpu_fabric.spec.values import TagRules
 
 
 class AwsProvider(ProviderBase):
@@ -84,6 +85,18 @@ class AwsProvider(ProviderBase):
                 "cr-0123456789abcdef0",
                 at="reservation", got=capacity.reservation,
             )
+
+    def tag_rules(self) -> TagRules:
+        """AWS tags (https://docs.aws.amazon.com/tag-editor/latest/userguide/tagging.html
+        and each service's "Tag restrictions"): <= 50 per resource, keys 1-128 and values
+        <= 256 characters of letters, numbers, spaces and + - = . _ : / @, no ``aws:``
+        prefix on keys or values. Subnets also get Name, kubernetes.io/cluster/<name>
+        and a kubernetes.io/role/ tag (network.py): 3 added."""
+        from gpu_fabric.spec.values import TagRules, aws_tag_chars_ok
+
+        return TagRules(50, 128, 256, aws_tag_chars_ok, aws_tag_chars_ok, added=3,
+                        reserved_prefixes=("aws:",), reserved_values=True,
+                        shape="letters, numbers, spaces and + - = . _ : / @")
 
 
 PROVIDER: CloudProvider = AwsProvider()

@@ -18,6 +18,7 @@ from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
     from gpu_fabric.fabric.description import Taint
+    from gpu_fabric.spec.values import TagRules
 
 
 class AzureProvider(ProviderBase):
@@ -63,6 +64,16 @@ class AzureProvider(ProviderBase):
         from gpu_fabric.fabric.description import Taint
 
         return Taint("sku", self.gpu_taint_value)
+
+    def tag_rules(self) -> TagRules:
+        """Azure tags (https://learn.microsoft.com/azure/azure-resource-manager/management/
+        tag-resources#limitations): <= 50 per resource, names <= 512 and values <= 256
+        characters, names without < > % & \\ ? /. This project adds gpufabric-cluster and
+        gpufabric-pool (cluster.py, blocks.py): 2 added."""
+        from gpu_fabric.spec.values import TagRules, azure_tag_name_ok, printable
+
+        return TagRules(50, 512, 256, azure_tag_name_ok, printable, added=2,
+                        shape="names without < > % & \\ ? / or control characters")
 
 
 PROVIDER: CloudProvider = AzureProvider()

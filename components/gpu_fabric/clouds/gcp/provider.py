@@ -19,6 +19,7 @@ from gpu_fabric.errors import Problem
 if TYPE_CHECKING:
     from gpu_fabric.security import ApiAccessSpec
     from gpu_fabric.spec import ClusterSpec
+    from gpu_fabric.spec.values import TagRules
 
 
 class GcpProvider(ProviderBase):
@@ -77,6 +78,18 @@ class GcpProvider(ProviderBase):
                 True, True,
             )]
         return []
+
+    def tag_rules(self) -> TagRules:
+        """GCP labels (https://cloud.google.com/resource-manager/docs/labels-overview
+        #requirements): <= 64 per resource, keys 1-63 and values <= 63 characters of
+        lowercase letters (international allowed), digits, '_' and '-', keys starting
+        with a lowercase letter, each under 128 bytes."""
+        from gpu_fabric.spec.values import TagRules, gcp_label_ok
+
+        return TagRules(64, 63, 63, lambda k: gcp_label_ok(k, key=True),
+                        lambda v: gcp_label_ok(v, key=False),
+                        shape="lowercase letters, digits, '_' and '-', keys starting with "
+                        "a lowercase letter")
 
 
 PROVIDER: CloudProvider = GcpProvider()

@@ -19,6 +19,7 @@ from gpu_fabric.errors import Problem
 if TYPE_CHECKING:
     from gpu_fabric.security import ApiAccessSpec
     from gpu_fabric.spec import ClusterSpec
+    from gpu_fabric.spec.values import TagRules
 
 
 class OciProvider(ProviderBase):
@@ -67,6 +68,15 @@ class OciProvider(ProviderBase):
                 "contradicts api_access.private_endpoint: true; remove one", True, True,
             )]
         return []
+
+    def tag_rules(self) -> TagRules:
+        """OCI freeform tags (https://docs.oracle.com/iaas/Content/Tagging/Concepts/
+        taggingoverview.htm, "Tag limits"): <= 64 tags per resource, keys <= 100 and
+        values <= 256 characters. This project adds gpufabric-cluster (cluster.py)."""
+        from gpu_fabric.spec.values import TagRules, printable
+
+        return TagRules(64, 100, 256, printable, printable, added=1,
+                        shape="printable characters")
 
 
 PROVIDER: CloudProvider = OciProvider()
