@@ -203,12 +203,18 @@ def test_min_bw_failure_is_a_reason() -> None:
 
 # -- bandwidth ---------------------------------------------------------------------------
 def test_peak_equal_to_the_floor_passes() -> None:
-    # floor = busbw_floor x 1 NIC / 8 NICs: 361.12 / 8 = 45.14 = the seed's peak (exact in
-    # binary: dividing by 8 only shifts the exponent).
-    machine = dataclasses.replace(get_machine(A4), busbw_floor=361.12)
+    # floor = busbw_floor x 1 NIC / 8 NICs: 293.36 / 8 = 36.67 = the seed's lower peak,
+    # out-of-place (exact in binary: dividing by 8 only shifts the exponent). Both
+    # places are judged, so the lower one decides.
+    machine = dataclasses.replace(get_machine(A4), busbw_floor=293.36)
     v = judge(seed(), machine, nodes=2, gpus_per_node=1)
-    assert v.floor == 45.14
+    assert v.floor == 36.67
     assert v.passed, v.reasons
+    # The in-place peak (45.14) over the floor no longer hides a lower out-of-place one.
+    higher = dataclasses.replace(get_machine(A4), busbw_floor=361.12)
+    assert [r.split(" peak")[0] for r in judge(seed(), higher, nodes=2,
+                                               gpus_per_node=1).reasons] == [
+        "below floor: out-of-place"]
 
 
 def test_machine_without_floor_is_not_judged_on_bandwidth() -> None:

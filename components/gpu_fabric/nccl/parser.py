@@ -145,6 +145,7 @@ class NcclRun:
     min_bw_failed: bool = False
     transport: TransportEvidence = field(default_factory=TransportEvidence)
     skipped_lines: list[int] = field(default_factory=list)  # row-like lines we could not read
+    bad_wrong: list[str] = field(default_factory=list)  # rows whose #wrong is not a count
 
     # -- header facts ---------------------------------------------------------
     def _header_int(self, key: str) -> int | None:
@@ -265,9 +266,24 @@ def _is_int(token: str) -> bool:
     return token.lstrip("-").isdigit()
 
 
-def _measurement(tokens: list[str]) -> Measurement:
-    time_us, algbw, busbw, wrong = (_number(t) for t in tokens)
-    return Measurement(time_us, algbw, busbw, None if wrong is None else int(wrong))
+class WrongCountError(ValueError):
+    """A ``#wrong`` column that is not a count (negative, fractional): a damaged log."""
+
+
+def _wrong(token: str, line: int) -> int | None:
+    """``#wrong``: N/A, or a non-negative whole number (nccl-tests counts wrong
+    elements); ``-1`` or ``0.5`` would let a sum of rows hide real errors."""
+    if token.upper() == "N/A":
+        return None
+    if not token.isascii() or not token.isdigit():
+        raise WrongCountError(f"line {line}: #wrong '{token[:20]}' is not a non-negative "
+                              "whole number")
+    return int(token)
+
+
+def _measurement(tokens: list[str], line: int = 0) -> Measurement:
+    time_us, algbw, busbw = (_number(t) for t in tokens[:3])
+    return Measurement(time_us, algbw, busbw, _wrong(tokens[3], line))
 
 
 def parse_row(text: str, line: int = 0) -> Row | None:
@@ -295,8 +311,8 @@ def parse_row(text: str, line: int = 0) -> Row | None:
         type=tokens[start + 2],
         redop=redop,
         root=root,
-        out_of_place=_measurement(rest[:4]),
-        in_place=_measurement(rest[4:]),
+        out_of_place=_measurement(rest[:4], line),
+        in_place=_measurement(rest[4:], line),
         line=line,
     )
 
@@ -380,6 +396,10 @@ def parse_runs(text: str) -> list[NcclRun]:
         if not line.lstrip().startswith("#"):
             try:
                 row = parse_row(line, number)
+            except WrongCountError as exc:
+                if current is not None:
+                    current.bad_wrong.append(str(exc))
+                continue
             except ValueError:
                 if current is not None:
                     current.skipped_lines.append(number)

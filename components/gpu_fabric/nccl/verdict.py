@@ -234,6 +234,8 @@ def judge(
             if (r.out_of_place.wrong or 0) + (r.in_place.wrong or 0) > 0
         )
         reasons.append(f"{wrong} wrong result(s) in {bad} row(s): data corruption (#wrong > 0)")
+    reasons += [f"{text}: the log was damaged or edited" for text in run.bad_wrong]
+    reasons += rank_identity_problems(run)
     if run.out_of_bounds_ok is False:
         reasons.append(f"nccl-tests reports {run.out_of_bounds} out-of-bounds values (FAILED)")
     if run.min_bw_failed:
@@ -241,16 +243,26 @@ def judge(
     # -- figures nccl-tests could not have measured ----------------------------
     reasons += impossible_figures(run, line_rate, nodes)
     # -- bandwidth ------------------------------------------------------------
-    peak = max((p for p in (peak_oop, peak_ip) if p is not None), default=None)
-    if peak is not None and floor_value is not None and peak < floor_value:
-        what = "NVLink floor" if floor_kind == NVLINK else "floor"
-        rate = "NVLink bandwidth per GPU" if floor_kind == NVLINK else "line rate"
-        reasons.append(
-            f"below floor: peak busbw {peak:.2f} GB/s over rows >= 1 GiB is under the "
-            f"{floor_value:.2f} GB/s {what} of {machine.name} with {gpus} GPU(s) per node "
-            f"({peak / line_rate:.0%} of the {line_rate:g} GB/s {rate})"
+    skipped = floor_value is not None and run.collective not in FLOOR_COLLECTIVES | {None}
+    if skipped:
+        warnings.append(
+            f"the catalog's floor of {machine.name} is an all_reduce busbw; no {run.collective} "
+            "floor is known, so its bandwidth is not judged (run all_reduce, all_gather or "
+            "reduce_scatter for a bandwidth verdict)"
         )
-    if floor_value is None:
+        floor_value = None
+    # Out-of-place and in-place are judged each (an in-place path 10x slower hid behind a
+    # good out-of-place peak); N/A in-place columns are not a measurement.
+    what = "NVLink floor" if floor_kind == NVLINK else "floor"
+    rate = "NVLink bandwidth per GPU" if floor_kind == NVLINK else "line rate"
+    for place, peak in (("out-of-place", peak_oop), ("in-place", peak_ip)):
+        if peak is not None and floor_value is not None and peak < floor_value:
+            reasons.append(
+                f"below floor: {place} peak busbw {peak:.2f} GB/s over rows >= 1 GiB is "
+                f"under the {floor_value:.2f} GB/s {what} of {machine.name} with {gpus} GPU(s) "
+                f"per node ({peak / line_rate:.0%} of the {line_rate:g} GB/s {rate})"
+            )
+    if floor_value is None and not skipped:
         warnings.append(f"{machine.name} has no busbw floor in the catalog: bandwidth not judged")
     # -- transport ------------------------------------------------------------
     transport = run.transport.summary
@@ -301,6 +313,39 @@ def judge(
         floor_kind=floor_kind,
         floor_reason=floor_reason,
     )
+
+
+# The collectives the catalog's floors hold for. Every busbw_floor row is an all_reduce
+# figure (catalog/*.py floor_basis "... all_reduce at 2 GiB ...") or derived from the
+# line rate; NVIDIA/nccl-tests doc/PERFORMANCE.md defines busbw of all_gather and
+# reduce_scatter (factor (n-1)/n, ring algorithms like all_reduce's) so that it is
+# compared with the same hardware bandwidth. alltoall, sendrecv, broadcast and reduce
+# move data in other patterns (alltoall crosses the fabric for (n-1)/n of every rank's
+# buffer at once): an all_reduce floor says nothing about them, so they are reported
+# but not judged until the catalog has their own floors.
+FLOOR_COLLECTIVES = frozenset({"all_reduce", "all_gather", "reduce_scatter"})
+
+
+def rank_identity_problems(run: NcclRun) -> list[str]:
+    """One run has one set of ranks, each on one host: rank numbers repeating (two
+    single-node runs interleaved in one log looked like one 2-node run) mean the log is
+    not one run. Missing rank lines are allowed: published excerpts list only some
+    (:func:`_excerpt`)."""
+    if not run.ranks:
+        return []
+    hosts: dict[int, list[str]] = {}
+    for info in run.ranks:
+        hosts.setdefault(info.rank, []).append(info.host)
+    found: list[str] = []
+    repeated = {r: h for r, h in hosts.items() if len(h) > 1}
+    if repeated:
+        rank, where = min(repeated.items())
+        found.append(
+            f"rank {rank} appears {len(where)} times (on {', '.join(sorted(set(where)))}): "
+            "the log holds more than one run's ranks, not one multi-node run; judge each "
+            "run's own log"
+        )
+    return found
 
 
 # busbw is normalised to the bandwidth each rank's links carry ("PERFORMANCE.md"
