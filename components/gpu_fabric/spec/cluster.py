@@ -445,6 +445,16 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
                     f"{pool.machine_type} has {pool.machine.gpus} GPUs per node", gpn, True,
                 ))
     for i, team in enumerate(spec.tenancy.teams):
+        # A quota no pool can fill is a promise Kueue cannot keep (a million-GPU team).
+        usable = [p for p in spec.node_pools if not team.node_pools or p.name in team.node_pools]
+        most = sum(max(p.node_count, p.max_nodes or 0) * p.machine.gpus for p in usable)
+        if usable and team.gpus > most:
+            out.append(Problem(
+                f"tenancy.teams[{i}].gpus",
+                f"team '{team.name}' is given {team.gpus} GPUs, but its pools hold at most "
+                f"{most} ({', '.join(p.name for p in usable)} at their largest size)",
+                team.gpus, True,
+            ))
         for pool_name in team.node_pools:
             if pool_name not in pool_names:
                 out.append(Problem(

@@ -27,7 +27,25 @@ class TeamSpec(SpecModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return _dns_label(value, 63)
+        return _team_namespace(_dns_label(value, 63))
+
+
+def _team_namespace(name: str) -> str:
+    """A team's namespace is its own: not one Kubernetes reserves (``kube-``: "reserved
+    for Kubernetes system namespaces", https://kubernetes.io/docs/concepts/overview/
+    working-with-objects/namespaces/) nor one an add-on of this project runs in (the
+    team's RoleBinding would let its group create Jobs and delete Pods there)."""
+    from gpu_fabric.fabric.addons.registry import ADDONS
+
+    system = sorted({a.namespace for a in ADDONS.values()})
+    if name.startswith("kube-") or name in system:
+        raise _fail(
+            "team_namespace",
+            "team '{n}' would become the namespace '{n}', which is a system namespace "
+            "(kube-* or an add-on's: {system}); name the team after itself",
+            n=name, system=", ".join(system),
+        )
+    return name
 
 
 class TenancySpec(SpecModel):
