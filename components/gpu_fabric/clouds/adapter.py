@@ -158,6 +158,10 @@ class ProviderBase:
     def check_pool_name(self, name: str) -> None:
         """No rule beyond a DNS label (raise a pydantic custom error otherwise)."""
 
+    def reserved_cidrs(self) -> Mapping[str, tuple[str, ...]]:
+        """Ranges the cloud keeps for itself, per ``network.<field>`` (none by default)."""
+        return {}
+
     def tag_rules(self) -> TagRules | None:
         """What the cloud accepts as ``tags`` (None: this project rewrites them to fit)."""
         return None

@@ -251,6 +251,10 @@ class CloudProvider(CloudLayer, Protocol):
         """The taint this project puts on (or expects on) the cloud's GPU nodes."""
         ...
 
+    def reserved_cidrs(self) -> Mapping[str, tuple[str, ...]]:
+        """Ranges the cloud reserves, per ``network.<field>`` (refused there)."""
+        ...
+
     def tag_rules(self) -> TagRules | None:
         """What the cloud accepts as ``tags`` (count, lengths, characters, reserved
         prefixes); None when this project rewrites them to fit (DOKS)."""

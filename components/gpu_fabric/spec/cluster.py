@@ -220,13 +220,42 @@ def _checked_cidr(value: Any) -> Any:
     return value
 
 
+# Special-purpose IPv4 ranges no cloud network, pod or service range may use (IANA
+# IPv4 Special-Purpose Address Registry, RFC 6890: "this network", loopback,
+# link-local, multicast, reserved; RFC 5737 documentation TEST-NETs).
+SPECIAL_RANGES = {
+    "0.0.0.0/8": "'this network'", "127.0.0.0/8": "loopback",
+    "169.254.0.0/16": "link-local", "224.0.0.0/4": "multicast", "240.0.0.0/4": "reserved",
+    "192.0.2.0/24": "documentation (TEST-NET-1)", "198.51.100.0/24": "documentation "
+    "(TEST-NET-2)", "203.0.113.0/24": "documentation (TEST-NET-3)",
+}
+
+
+def _special_range(net: ipaddress.IPv4Network) -> str | None:
+    for cidr, what in SPECIAL_RANGES.items():
+        if net.overlaps(ipaddress.IPv4Network(cidr)):
+            return f"{cidr} ({what})"
+    return None
+
+
 def _check_network(network: NetworkSpec) -> None:
-    """The ranges are disjoint and the per-rail prefix fits inside fabric_cidr."""
+    """The ranges are disjoint, none special-purpose, and the per-rail prefix fits
+    inside fabric_cidr."""
     named = [
         (n, getattr(network, n))
         for n in ("cidr", "pod_cidr", "service_cidr", "fabric_cidr")
         if getattr(network, n) is not None
     ]
+    for name, net in named:
+        special = _special_range(net)
+        if special:
+            raise _fail(
+                "cidr_special",
+                "network.{n} {v} overlaps the special-purpose range {s}, which no cloud "
+                "routes as a network; use private ranges (10.0.0.0/8, 172.16.0.0/12, "
+                "192.168.0.0/16) or 100.64.0.0/10",
+                n=name, v=str(net), s=special, at=name, got=str(net),
+            )
     for i, (name_a, a) in enumerate(named):
         for name_b, b in named[i + 1 :]:
             if a.overlaps(b):
@@ -462,6 +491,12 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
                     f"no node pool named '{pool_name}'; pools: {', '.join(sorted(pool_names))}",
                     pool_name, True,
                 ))
+    for name, reserved in provider_for(spec.cloud).reserved_cidrs().items():
+        net = getattr(spec.network, name, None)
+        for cidr in reserved:
+            if net is not None and net.overlaps(ipaddress.IPv4Network(cidr)):
+                out.append(Problem(f"network.{name}", f"overlaps {cidr}, which "
+                                   f"{spec.cloud.display} reserves", str(net), True))
     rules = provider_for(spec.cloud).tag_rules()
     if rules is not None and spec.existing is None:
         for key, problem in values.tag_problems(spec.tags, rules):

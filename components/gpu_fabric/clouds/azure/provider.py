@@ -65,6 +65,13 @@ class AzureProvider(ProviderBase):
 
         return Taint("sku", self.gpu_taint_value)
 
+    def reserved_cidrs(self) -> dict[str, tuple[str, ...]]:
+        """"AKS clusters may not use 169.254.0.0/16, 172.30.0.0/16, 172.31.0.0/16, or
+        192.0.2.0/24 for the Kubernetes service address range" (https://learn.microsoft.
+        com/azure/aks/configure-azure-cni, prerequisites); the overlay pod range alike."""
+        reserved = ("169.254.0.0/16", "172.30.0.0/16", "172.31.0.0/16", "192.0.2.0/24")
+        return {"service_cidr": reserved, "pod_cidr": reserved}
+
     def tag_rules(self) -> TagRules:
         """Azure tags (https://learn.microsoft.com/azure/azure-resource-manager/management/
         tag-resources#limitations): <= 50 per resource, names <= 512 and values <= 256

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from gpu_fabric.spec.values import TagRules
 
 
+GKE_MAX_AUTHORIZED_NETWORKS = 100
+# A VPC network's MTU: "any value from 1300 through 8896" (https://cloud.google.com/vpc/
+# docs/mtu); fabric.mtu sets the fabric VPCs' MTU.
+VPC_MTU = (1300, 8896)
+
+
 class GcpProvider(ProviderBase):
     cloud = Cloud.GCP
     options_model = GcpOptions
@@ -52,6 +58,12 @@ class GcpProvider(ProviderBase):
     )
 
     def check(self, spec: ClusterSpec) -> None:
+        from gpu_fabric.addressing import raise_problems
+
+        mtu = spec.fabric.mtu
+        if mtu is not None and not VPC_MTU[0] <= mtu <= VPC_MTU[1]:
+            raise_problems([Problem("fabric.mtu", f"a GCP VPC's MTU is {VPC_MTU[0]} to "
+                                    f"{VPC_MTU[1]}", mtu, True)])
         self._slice("checks").check_spec(spec)
 
     def zone_example_in(self, region: str) -> str:
@@ -77,6 +89,13 @@ class GcpProvider(ProviderBase):
                 "a GKE private endpoint needs private nodes; remove gcp.private_nodes: false",
                 True, True,
             )]
+        # "up to 100 authorized networks" on a private cluster (the clusters this project
+        # creates have private nodes): https://cloud.google.com/kubernetes-engine/docs/
+        # how-to/authorized-networks#limitations.
+        count = len(access.authorized_cidrs) + len(self.legacy_api_cidrs(opts))
+        if count > GKE_MAX_AUTHORIZED_NETWORKS:
+            return [Problem("api_access.authorized_cidrs", f"{count} authorized networks; GKE "
+                            f"allows at most {GKE_MAX_AUTHORIZED_NETWORKS}", count, True)]
         return []
 
     def tag_rules(self) -> TagRules:
