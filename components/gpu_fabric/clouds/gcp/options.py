@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Literal
+from datetime import datetime, timedelta
+from typing import Literal, Self
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from gpu_fabric.clouds.options_base import CloudOptions
 
@@ -35,6 +37,9 @@ _RFC3339 = re.compile(
 )
 
 
+NO_UPGRADES_MAX_DAYS = 30
+
+
 class GcpMaintenanceExclusion(CloudOptions):
     """A GKE maintenance exclusion (cluster-toolkit gke-cluster ``maintenance_exclusions``;
     examples/gke-a4 and gke-a3-ultragpu use NO_MINOR_OR_NODE_UPGRADES until end of support,
@@ -55,7 +60,31 @@ class GcpMaintenanceExclusion(CloudOptions):
     def _time(cls, value: str | None) -> str | None:
         if value is not None and not _RFC3339.match(value):
             raise ValueError(f"'{value}' is not an RFC 3339 time like 2026-12-01T00:00:00Z")
+        if value is not None:
+            try:  # the shape can still hold a date no calendar has (2026-02-30)
+                datetime.fromisoformat(value)
+            except ValueError as exc:
+                raise ValueError(f"'{value}' is not a real date and time ({exc})") from None
         return value
+
+    @model_validator(mode="after")
+    def _window(self) -> Self:
+        """The end comes after the start; a NO_UPGRADES exclusion has an end within 30
+        days ("No upgrades ... up to 30 days", https://cloud.google.com/kubernetes-engine/
+        docs/concepts/maintenance-windows-and-exclusions#scope_of_maintenance_to_exclude)."""
+        start = datetime.fromisoformat(self.start_time)
+        end = datetime.fromisoformat(self.end_time) if self.end_time else None
+        if end is not None and end <= start:
+            raise PydanticCustomError(
+                "exclusion_window", "end_time is not after start_time {start}",
+                {"start": self.start_time, "at": "end_time", "got": self.end_time})
+        too_long = end is None or end - start > timedelta(days=NO_UPGRADES_MAX_DAYS)
+        if self.scope == "NO_UPGRADES" and too_long:
+            raise PydanticCustomError(
+                "exclusion_window", "a NO_UPGRADES exclusion lasts at most {days} days: "
+                "set end_time within {days} days of start_time",
+                {"days": NO_UPGRADES_MAX_DAYS, "at": "end_time", "got": self.end_time})
+        return self
 
 
 class GcpOptions(CloudOptions):
