@@ -45,3 +45,13 @@ def test_autoscaling_counts_at_its_largest_size() -> None:
     data = _team(gpus=32)
     data["node_pools"][0].update(node_count=2, min_nodes=0, max_nodes=4)
     assert load_spec(data).tenancy.teams[0].gpus == 32
+
+
+def test_claims_larger_than_every_machine_are_refused() -> None:
+    """a4-highgpu-8g has 8 GPUs (catalog): a 16-GPU claim template would never be made."""
+    data = spec_dict("gcp", fabric={"mode": "dra", "claim_gpu_counts": [1, 8, 16]})
+    with pytest.raises(SpecError) as err:
+        load_spec(data)
+    assert ("fabric.claim_gpu_counts: 16 GPUs per claim: the largest machine of this "
+            "cluster has 8 GPUs (got [16])") in str(err.value)
+    assert load_spec(spec_dict("gcp", fabric={"mode": "dra", "claim_gpu_counts": [2, 8]}))

@@ -514,6 +514,7 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     if len(set(team_names)) != len(team_names):
         out.append(Problem("tenancy.teams", "team names must be unique"))
     out += _nvlink_problems(spec)
+    out += _mode_problems(spec)
     machines = {p.machine.fabric for p in spec.fabric_pools}
     if spec.fabric.mode is AttachMode.DRA and any(
         f in (FabricKind.TCPX, FabricKind.TCPXO) for f in machines
@@ -559,6 +560,23 @@ def _nvlink_problems(spec: ClusterSpec) -> list[Problem]:
                 "device-plugin mode)",
                 False, True,
             ))
+    return out
+
+
+def _mode_problems(spec: ClusterSpec) -> list[Problem]:
+    """Settings the attach mode would silently ignore (issue 34): a ResourceClaimTemplate
+    for more GPUs than any machine has is skipped, so the claim a job asks for is not
+    there. Only counts the spec gives are judged (the default 1, 2, 4, 8 is trimmed to
+    the machines by the layer)."""
+    out: list[Problem] = []
+    fabric = spec.fabric
+    if "claim_gpu_counts" in fabric.model_fields_set and spec.node_pools:
+        most = max(p.machine.gpus for p in spec.node_pools)
+        big = [n for n in fabric.claim_gpu_counts if n > most]
+        if big:
+            out.append(Problem("fabric.claim_gpu_counts",
+                               f"{', '.join(map(str, big))} GPUs per claim: the largest "
+                               f"machine of this cluster has {most} GPUs", big, True))
     return out
 
 
