@@ -35,7 +35,6 @@ helpers here.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -248,26 +247,6 @@ def tag_problems(tags: Mapping[str, str], rules: TagRules) -> list[tuple[str, st
         elif not rules.value_ok(val):
             out.append((key, f"value has characters the cloud refuses; {rules.shape}"))
     return out
-
-
-def gcp_label_ok(text: str, *, key: bool) -> bool:
-    """A GCP label key or value: lowercase letters (international allowed), digits, '_'
-    and '-'; a key starts with a lowercase letter; each under 128 bytes."""
-    if len(text.encode()) >= 128:
-        return False
-    if key and (not text or unicodedata.category(text[0]) not in ("Ll", "Lo")):
-        return False
-    return all(c in "_-" or unicodedata.category(c) in ("Ll", "Lo", "Nd") for c in text)
-
-
-def aws_tag_chars_ok(text: str) -> bool:
-    """Letters, numbers and spaces (UTF-8) and + - = . _ : / @."""
-    return all(c.isalnum() or c == " " or c in "+-=._:/@" for c in text)
-
-
-def azure_tag_name_ok(text: str) -> bool:
-    """An Azure tag name has none of < > % & \\ ? / (nor control characters)."""
-    return not any(c in "<>%&\\?/" or not c.isprintable() for c in text)
 
 
 def printable(text: str) -> bool:

@@ -92,11 +92,16 @@ class AwsProvider(ProviderBase):
         <= 256 characters of letters, numbers, spaces and + - = . _ : / @, no ``aws:``
         prefix on keys or values. Subnets also get Name, kubernetes.io/cluster/<name>
         and a kubernetes.io/role/ tag (network.py): 3 added."""
-        from gpu_fabric.spec.values import TagRules, aws_tag_chars_ok
+        from gpu_fabric.spec.values import TagRules
 
-        return TagRules(50, 128, 256, aws_tag_chars_ok, aws_tag_chars_ok, added=3,
+        return TagRules(50, 128, 256, _tag_chars_ok, _tag_chars_ok, added=3,
                         reserved_prefixes=("aws:",), reserved_values=True,
                         shape="letters, numbers, spaces and + - = . _ : / @")
+
+
+def _tag_chars_ok(text: str) -> bool:
+    """Letters, numbers and spaces (UTF-8) and + - = . _ : / @."""
+    return all(c.isalnum() or c == " " or c in "+-=._:/@" for c in text)
 
 
 PROVIDER: CloudProvider = AwsProvider()

@@ -77,10 +77,15 @@ class AzureProvider(ProviderBase):
         tag-resources#limitations): <= 50 per resource, names <= 512 and values <= 256
         characters, names without < > % & \\ ? /. This project adds gpufabric-cluster and
         gpufabric-pool (cluster.py, blocks.py): 2 added."""
-        from gpu_fabric.spec.values import TagRules, azure_tag_name_ok, printable
+        from gpu_fabric.spec.values import TagRules, printable
 
-        return TagRules(50, 512, 256, azure_tag_name_ok, printable, added=2,
+        return TagRules(50, 512, 256, _tag_name_ok, printable, added=2,
                         shape="names without < > % & \\ ? / or control characters")
+
+
+def _tag_name_ok(text: str) -> bool:
+    """An Azure tag name has none of < > % & \\ ? / (nor control characters)."""
+    return not any(c in "<>%&\\?/" or not c.isprintable() for c in text)
 
 
 PROVIDER: CloudProvider = AzureProvider()

@@ -8,6 +8,7 @@ folder (and pulumi_gcp) when a member is called.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import Cloud
@@ -103,12 +104,22 @@ class GcpProvider(ProviderBase):
         #requirements): <= 64 per resource, keys 1-63 and values <= 63 characters of
         lowercase letters (international allowed), digits, '_' and '-', keys starting
         with a lowercase letter, each under 128 bytes."""
-        from gpu_fabric.spec.values import TagRules, gcp_label_ok
+        from gpu_fabric.spec.values import TagRules
 
-        return TagRules(64, 63, 63, lambda k: gcp_label_ok(k, key=True),
-                        lambda v: gcp_label_ok(v, key=False),
+        return TagRules(64, 63, 63, lambda k: _label_ok(k, key=True),
+                        lambda v: _label_ok(v, key=False),
                         shape="lowercase letters, digits, '_' and '-', keys starting with "
                         "a lowercase letter")
+
+
+def _label_ok(text: str, *, key: bool) -> bool:
+    """A GCP label key or value: lowercase letters (international allowed), digits, '_'
+    and '-'; a key starts with a lowercase letter; each under 128 bytes."""
+    if len(text.encode()) >= 128:
+        return False
+    if key and (not text or unicodedata.category(text[0]) not in ("Ll", "Lo")):
+        return False
+    return all(c in "_-" or unicodedata.category(c) in ("Ll", "Lo", "Nd") for c in text)
 
 
 PROVIDER: CloudProvider = GcpProvider()
