@@ -25,8 +25,12 @@ Raw = dict[str, Any]
 
 
 def _teams(raw: Raw) -> None:
+    # A quota the pools can hold (issue 34 refuses more): 16, or all of a smaller cluster's
+    # GPUs (2 x 4 on the GB200 pools).
+    gpus = sum(p.get("node_count", 2) * get_machine(p["machine_type"], raw["cloud"]).gpus
+               for p in raw["node_pools"])
     raw.setdefault("tenancy", {})["teams"] = [
-        {"name": "team-a", "group": "team-a-eng", "gpus": 16, "priority": "high"},
+        {"name": "team-a", "group": "team-a-eng", "gpus": min(16, gpus), "priority": "high"},
         {"name": "team-b", "group": "team-b-eng", "gpus": 8, "priority": "low",
          "node_pools": [raw["node_pools"][0]["name"]]},
     ]
