@@ -411,18 +411,21 @@ def test_depends_on_orders_crds_and_namespaces_then_releases_then_the_rest(run: 
         # multus: no after, no chart; the CRD first, the rest after it.
         CRD: (),
         SA: crd, ROLE: crd, BINDING: crd, CONFIG: crd, DS: crd,
-        # kyverno: the release and the namespace wait for nothing; the policy waits
-        # for both (the chart ships the CRD it needs).
+        # kyverno: the release and the namespace wait for nothing; the cluster-scoped
+        # policy waits for the release (the chart ships the CRD it needs), not for the
+        # namespace the part creates for the release (issue 36: what lives in a part's own
+        # namespace is waited for from that namespace only).
         KYVERNO_RELEASE: (),
         KYVERNO_NS_NAME: (),
-        GUARD_NAME: tuple(sorted((urn(KYVERNO_NS_NAME), urn(KYVERNO_RELEASE)))),
-        # nads after multus: every multus resource.
-        NAD: tuple(sorted(urn(n) for n in (CRD, SA, ROLE, BINDING, CONFIG, DS))),
+        GUARD_NAME: (urn(KYVERNO_RELEASE),),
+        # nads (namespace default) after multus: multus's cluster-wide resources (the CRD,
+        # the ClusterRole and its binding), not its objects in kube-system.
+        NAD: tuple(sorted(urn(n) for n in (CRD, ROLE, BINDING))),
         KUEUE_RELEASE: (),
         KUEUE_NS_NAME: (),
-        # kueue-queues after kueue: its release and namespace (no first kind of its own).
-        HIGH_NAME: tuple(sorted((urn(KUEUE_NS_NAME), urn(KUEUE_RELEASE)))),
-        PRIORITY_NAME: tuple(sorted((urn(KUEUE_NS_NAME), urn(KUEUE_RELEASE)))),
+        # kueue-queues after kueue: its release, not the kueue-system namespace.
+        HIGH_NAME: (urn(KUEUE_RELEASE),),
+        PRIORITY_NAME: (urn(KUEUE_RELEASE),),
         # after the installed part: what its installer returned.
         NIC: (ADDON_URN,),
     }
@@ -431,16 +434,15 @@ def test_depends_on_orders_crds_and_namespaces_then_releases_then_the_rest(run: 
 def test_an_installed_part_gets_the_resources_of_the_parts_it_waits_for(run: Run) -> None:
     assert run.plan is not None and run.stack is not None
     # after=("kyverno", "kueue-queues"): kyverno's resources, then kueue-queues', each
-    # in the part's order.
+    # in the part's order; not the kyverno namespace (created by the part for its release).
     assert [[w._name for w in waits] for waits in run.installer_waits] == [
-        [KYVERNO_RELEASE, KYVERNO_NS_NAME, GUARD_NAME, HIGH_NAME, PRIORITY_NAME]]
+        [KYVERNO_RELEASE, GUARD_NAME, HIGH_NAME, PRIORITY_NAME]]
     assert [r._name for r in run.stack.part_resources[ADDON_PART]] == [
         "oci-h100-network-operator"]
     assert isinstance(run.stack.part_resources[ADDON_PART], list)
     addon = run.plan.one("oci:ContainerEngine/addon:Addon")
     assert addon.dependencies == tuple(sorted(
-        urn(n) for n in (KYVERNO_RELEASE, KYVERNO_NS_NAME, GUARD_NAME, HIGH_NAME,
-                         PRIORITY_NAME)))
+        urn(n) for n in (KYVERNO_RELEASE, GUARD_NAME, HIGH_NAME, PRIORITY_NAME)))
 
 
 # -- inputs: what the provider receives ----------------------------------------------------

@@ -12,6 +12,10 @@ A part with ``installed_by`` is a cloud resource ordered between layer parts (th
 Network Operator add-on after the GPU toolkit wait); the cloud's component creates it
 through ``FabricStackArgs.installers``, given the resources of the parts it waits for.
 
+A part waits for the parts in its ``after``, object by object: each object waits for
+what it needs from them (its own namespace's objects and the cluster-wide ones), not for
+another namespace's objects (:class:`_MadeBy`), so edges grow linearly with teams.
+
 Children are named ``<name>-<part>-<kind>-[<namespace>-]<object>`` (manifests)
 and ``<name>-<part>-<release>`` (Helm releases). These names are a
 compatibility surface: renaming one replaces the object.
@@ -25,7 +29,7 @@ from dataclasses import dataclass, field
 import pulumi
 
 from gpu_fabric.fabric.description import FabricDescription
-from gpu_fabric.fabric.layer import Layer, Part, build_layer
+from gpu_fabric.fabric.layer import Layer, Manifest, Part, build_layer
 from gpu_fabric.fabric.plugins import LayerPlugins
 from gpu_fabric.fabric.resources import manifest_resource, release_resource
 from gpu_fabric.spec import ClusterSpec
@@ -61,23 +65,33 @@ class FabricStack(pulumi.ComponentResource):
         super().__init__("gpufabric:kubernetes:FabricStack", name, None, opts)
         self.layer = layer
         self.part_resources = {}
+        made_by = _MadeBy()
         for part in layer.parts:
-            waits = [r for dep in part.after for r in self.part_resources[dep]]
             if part.installed_by:
-                self.part_resources[part.name] = _install(part, args.installers, waits)
+                installed = _install(part, args.installers, made_by.waits(part.after, None))
+                self.part_resources[part.name] = installed
+                made_by.add(part, [(r, None) for r in installed])
                 continue
             prefix = f"{name}-{part.name}"
-            made: list[pulumi.Resource] = []
-            for release in part.charts:
-                made.append(release_resource(prefix, release, self._opts(waits)))
-            # Within a part, CRDs and namespaces go first; the rest waits for them.
+            made: list[tuple[pulumi.Resource, Manifest | None]] = [
+                (release_resource(prefix, release, self._opts(made_by.waits(part.after, None))),
+                 None)
+                for release in part.charts
+            ]
+            charts = [r for r, _ in made]
+            # Within a part, CRDs and namespaces go first; the rest waits for them (by the
+            # same rule as for earlier parts) and for the part's charts.
             firsts = [m for m in part.manifests if m["kind"] in _FIRST_KINDS]
             rest = [m for m in part.manifests if m["kind"] not in _FIRST_KINDS]
-            first_made = [manifest_resource(prefix, m, self._opts(waits)) for m in firsts]
-            made += first_made
-            after_firsts = waits + first_made + (made[: len(part.charts)] if rest else [])
-            made += [manifest_resource(prefix, m, self._opts(after_firsts)) for m in rest]
-            self.part_resources[part.name] = made
+            made += [(manifest_resource(prefix, m, self._opts(made_by.waits(part.after, m))), m)
+                     for m in firsts]
+            first_made = _MadeBy()
+            first_made.add(part, made[len(charts):])
+            for m in rest:
+                waits = made_by.waits(part.after, m) + first_made.waits((part.name,), m)
+                made.append((manifest_resource(prefix, m, self._opts(waits + charts)), m))
+            self.part_resources[part.name] = [r for r, _ in made]
+            made_by.add(part, made)
         self.register_outputs({
             "parts": layer.names,
             "addons": {k: a.enabled for k, a in layer.addons.items()},
@@ -88,6 +102,61 @@ class FabricStack(pulumi.ComponentResource):
 
 
 _FIRST_KINDS = frozenset({"Namespace", "CustomResourceDefinition"})
+
+
+class _MadeBy:
+    """The resources each part made, indexed by what may wait for them (issue 36).
+
+    An object waits for what it needs from the parts it comes after, so that edges grow
+    linearly with teams (Pulumi checks every edge; with every team object waiting for
+    every earlier object, 64 teams made 540k edges):
+
+    * a namespaced object: the parts' cluster-wide resources (Helm releases, installer
+      resources, cluster-scoped objects such as CRDs and DeviceClasses) and what lives in
+      its own namespace (the Namespace and its objects), never another namespace's;
+    * anything else (a Helm release, a cluster-scoped object, an installer): everything,
+      except what lives in a namespace the waited-for part itself creates (a team's
+      namespace and its quota, roles and limits stay with that team).
+    """
+
+    def __init__(self) -> None:
+        self._cluster_wide: dict[str, list[pulumi.Resource]] = {}
+        self._in_namespace: dict[str, dict[str, list[pulumi.Resource]]] = {}
+        self._for_cluster_scoped: dict[str, list[pulumi.Resource]] = {}
+
+    def add(self, part: Part, made: Sequence[tuple[pulumi.Resource, Manifest | None]]) -> None:
+        own = {m["metadata"]["name"] for m in part.manifests if m["kind"] == "Namespace"}
+        wide = self._cluster_wide.setdefault(part.name, [])
+        by_namespace = self._in_namespace.setdefault(part.name, {})
+        for_scoped = self._for_cluster_scoped.setdefault(part.name, [])
+        for resource, manifest in made:
+            namespace = _namespace_of(manifest)
+            if namespace is None:
+                wide.append(resource)
+            else:
+                by_namespace.setdefault(namespace, []).append(resource)
+            if namespace not in own:
+                for_scoped.append(resource)
+
+    def waits(self, parts: Sequence[str], manifest: Manifest | None) -> list[pulumi.Resource]:
+        """What ``manifest`` (None: a Helm release or an installer) waits for in ``parts``."""
+        namespace = _namespace_of(manifest)
+        if namespace is None or (manifest is not None and manifest["kind"] == "Namespace"):
+            return [r for p in parts for r in self._for_cluster_scoped[p]]
+        return [r for p in parts
+                for r in self._cluster_wide[p] + self._in_namespace[p].get(namespace, [])]
+
+
+def _namespace_of(manifest: Manifest | None) -> str | None:
+    """The namespace an object lives in (a Namespace: itself); None when cluster-scoped
+    or not a manifest."""
+    if manifest is None:
+        return None
+    meta = manifest.get("metadata", {})
+    if manifest["kind"] == "Namespace":
+        return str(meta["name"])
+    namespace = meta.get("namespace")
+    return str(namespace) if namespace else None
 
 
 def _install(part: Part, installers: Mapping[str, Installer],
