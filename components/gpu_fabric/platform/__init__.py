@@ -135,11 +135,15 @@ def parts(
         objects += teams.team_manifests(spec, fabrics, team, quotas,
                                         with_namespace=team.name not in workload)
         if team.name not in spec.fabric.namespaces:
+            # Objects in the team's namespace: only the team's own can repeat (two pools
+            # with the same NAD), so de-duplicate within the team, not against every
+            # team's (that search was quadratic in teams, issue 36).
             team_fabrics = [fabrics[quota.pool] for quota in quotas]
+            team_nads: list[Manifest] = []
             for fabric in team_fabrics:
-                nads += [n for n in fabric_nads(fabric, team.name) if n not in nads]
-            claims += [c for c in fabric_claim_templates(spec, team_fabrics, team.name)
-                       if c not in claims]
+                team_nads += [n for n in fabric_nads(fabric, team.name) if n not in team_nads]
+            nads += team_nads
+            claims += fabric_claim_templates(spec, team_fabrics, team.name)
             domains += team_compute_domains(spec, team_fabrics, team.name, addons)
         queues += [kueue.cluster_queue(team, quotas, fabrics), kueue.local_queue(team)]
     # Pod Security (issue 21): Baseline in every team namespace, through the PSA label,
