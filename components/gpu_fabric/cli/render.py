@@ -32,17 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gpu_fabric.fabric.layer import reusing_layers
     from gpu_fabric.render import RenderTargetError, render
 
     progress = Progress(quiet=args.quiet)
     try:
-        with progress.step("reading and validating the stack"):
-            stack = load_stack(args)
-            spec = load_spec(stack.cluster, source=str(stack.path))
-            check_spec(spec, source=str(stack.path))
-        with progress.step(f"rendering the Kubernetes layer of '{spec.name}' to {args.out}"):
-            files = render(spec, Path(args.out))
-            progress.note(f"{len(files)} files")
+        # The checks and the files come from the same Kubernetes layer: built once
+        # (issue 36).
+        with reusing_layers():
+            with progress.step("reading and validating the stack"):
+                stack = load_stack(args)
+                spec = load_spec(stack.cluster, source=str(stack.path))
+                check_spec(spec, source=str(stack.path))
+            with progress.step(f"rendering the Kubernetes layer of '{spec.name}' to {args.out}"):
+                files = render(spec, Path(args.out))
+                progress.note(f"{len(files)} files")
     except SpecError as exc:
         return report_invalid(exc)
     except RenderTargetError as exc:

@@ -13,13 +13,14 @@ The part types live in :mod:`gpu_fabric.fabric.model` (importable from here too)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpu_fabric.fabric.model import HelmRelease, Manifest, Part
 
-__all__ = ["HelmRelease", "Layer", "Manifest", "Part", "build_layer"]
+__all__ = ["HelmRelease", "Layer", "Manifest", "Part", "build_layer", "reusing_layers"]
 
 if TYPE_CHECKING:
     from gpu_fabric.fabric.addons import ResolvedAddons
@@ -49,6 +50,28 @@ class Layer:
         return [c for p in self.parts for c in p.charts]
 
 
+# The layers built inside :func:`reusing_layers` (None outside it): a plan checks the spec
+# (preflight, twice: the runner and the cloud factory) and then builds the same layer in
+# FabricStack; render checks, then writes. One build each (issue 36).
+_reused: list[tuple[ClusterSpec, Mapping[str, FabricDescription], LayerPlugins | None, Layer]] \
+    | None = None
+
+
+@contextmanager
+def reusing_layers() -> Iterator[None]:
+    """Within this block, :func:`build_layer` builds each (spec, fabrics, plugins) once.
+
+    Scoped to one command (a plan, a render) so that nothing outlives it; the layer is
+    a pure function of its inputs, and its users only read it."""
+    global _reused
+    outer = _reused
+    _reused = [] if outer is None else outer
+    try:
+        yield
+    finally:
+        _reused = outer
+
+
 def build_layer(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
@@ -56,6 +79,21 @@ def build_layer(
 ) -> Layer:
     """Every part the spec asks for, in a stable order: generic, the cloud's, injection,
     then the layers above the fabric (``plugins``: the cloud and those layers)."""
+    if _reused is None:
+        return _build(spec, fabrics, plugins)
+    for seen_spec, seen_fabrics, seen_plugins, layer in _reused:
+        if seen_plugins is plugins and seen_spec == spec and seen_fabrics == fabrics:
+            return layer
+    layer = _build(spec, fabrics, plugins)
+    _reused.append((spec, fabrics, plugins, layer))
+    return layer
+
+
+def _build(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    plugins: LayerPlugins | None,
+) -> Layer:
     from gpu_fabric.fabric import parts as generic
     from gpu_fabric.fabric.addons import resolve_addons
     from gpu_fabric.fabric.plugins import installed

@@ -18,6 +18,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.existing import OFFLINE_ENV
+from gpu_fabric.fabric.layer import reusing_layers
 from gpu_fabric.plan.mocks import PlanMocks
 from gpu_fabric.plan.model import PlanResult
 from gpu_fabric.plan.monitor import RecordingMonitor
@@ -37,18 +38,20 @@ def run_plan(
     """
     source = str(stack.path or stack.name)
     spec = load_spec(stack.cluster, source=source)
-    check_spec(spec, source=source)
-    if spec.existing is None:
-        require_sdk(spec.cloud)  # before the program: one clear line, no traceback
-    if program is None:
-        from gpu_fabric.program import main
+    # The checks and the program build the same Kubernetes layer: once (issue 36).
+    with reusing_layers():
+        check_spec(spec, source=source)
+        if spec.existing is None:
+            require_sdk(spec.cloud)  # before the program: one clear line, no traceback
+        if program is None:
+            from gpu_fabric.program import main
 
-        program = main
-    # Only the spec's cloud's fakes: the program creates no other cloud's resources.
-    return _in_fresh_context(
-        stack.name, stack.pulumi_config(), stack.secret_keys, preview, program,
-        clouds=(spec.cloud,),
-    )
+            program = main
+        # Only the spec's cloud's fakes: the program creates no other cloud's resources.
+        return _in_fresh_context(
+            stack.name, stack.pulumi_config(), stack.secret_keys, preview, program,
+            clouds=(spec.cloud,),
+        )
 
 
 def run_spec(
