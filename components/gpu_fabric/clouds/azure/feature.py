@@ -113,9 +113,16 @@ def infiniband_feature(
             )
             return found.properties.state if found.properties else None
 
-        gate = feature.properties.apply(
-            lambda p: wait_for_registered(p.state if p else None, read_state)
-        )
+        def registered(properties: object) -> str | Awaitable[str]:
+            state = getattr(properties, "state", None) if properties else None
+            if pulumi.runtime.is_dry_run():
+                # A preview registers nothing, so there is nothing to wait for (a real
+                # preview leaves the state unknown and never gets here; the offline
+                # preview plan does, and slept FEATURE_POLL_SECONDS: issue 36).
+                return str(state or "unknown until pulumi up")
+            return wait_for_registered(state, read_state)
+
+        gate = feature.properties.apply(registered)
         return [feature], gate
     if mode == "check" and wanted != "any":
         state = features.get_subscription_feature_registration_output(
