@@ -23,8 +23,8 @@ SIZE_oci := 330 MB
 .PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation golden
 
 $(VENV)/bin/python:
-	@echo "==> creating the virtualenv $(VENV) with $$($(PYTHON) --version)"
-	$(PYTHON) -m venv $(VENV)
+	@echo "==> creating the virtualenv $(VENV) with $$($(PYTHON) --version)" 1>&2
+	@$(PYTHON) -m venv $(VENV) 1>&2
 
 # Everything: the five cloud SDKs (~1.3 GB installed) and the dev tools.
 $(DEV_STAMP): pyproject.toml | $(VENV)/bin/python
@@ -40,15 +40,15 @@ $(VENV)/bin/helm: scripts/install_helm.py | $(VENV)/bin/python
 
 # One cloud: the core (pulumi, pulumi-kubernetes, pydantic, PyYAML) + that cloud's SDK.
 $(VENV)/.installed-%: pyproject.toml | $(VENV)/bin/python
-	@if [ -f $(DEV_STAMP) ] && [ $(DEV_STAMP) -nt pyproject.toml ]; then \
+	@{ if [ -f $(DEV_STAMP) ] && [ $(DEV_STAMP) -nt pyproject.toml ]; then \
 	  echo "==> $(VENV) already has every cloud (make install)"; \
 	else \
 	  echo "==> installing gpu-fabric core + the $* SDK into $(VENV): the SDK is $(SIZE_$*) installed,"; \
 	  echo "    the core ~160 MB (gcp-a4: 456 MB in all, 1-2 min on 2 cores, see docs/bench.md);"; \
 	  echo "    the other clouds' SDKs are not needed for stack $(STACK)"; \
 	  $(PIP) -e '.$(if $(filter core,$*),,[$*])'; \
-	fi
-	touch $@
+	fi; } 1>&2
+	@touch $@
 
 install: $(DEV_STAMP) $(VENV)/bin/helm
 
@@ -56,8 +56,10 @@ plan: $(VENV)/.installed-$(CLOUD)
 	@echo "==> offline plan of stack $(STACK) ($(CLOUD)): no cloud account or Pulumi CLI needed"
 	$(PY) -m gpu_fabric plan --stack $(STACK)
 
+# Only the JSON on stdout (`make plan-json > plan.json`): the command is not echoed, and
+# the first run's install messages go to stderr.
 plan-json: $(VENV)/.installed-$(CLOUD)
-	$(PY) -m gpu_fabric plan --stack $(STACK) --json
+	@$(PY) -m gpu_fabric plan --stack $(STACK) --json --quiet
 
 render: $(VENV)/.installed-$(CLOUD)
 	$(PY) -m gpu_fabric render --stack $(STACK) --out $(OUT)

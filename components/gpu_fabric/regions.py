@@ -29,7 +29,7 @@ def unknown_region(cloud: Cloud, region: str, known: Iterable[str]) -> list[Prob
         return []
     return [Problem(
         "location.region",
-        f"'{region}' is not a {cloud.display} region{_closest(region, regions)} "
+        f"'{region}' is not {cloud.a_display} region{_closest(region, regions)} "
         f"(known: {', '.join(regions)}; a region opened since is added to "
         f"components/gpu_fabric/clouds/{cloud.value}/regions.py with its source)",
         region, True,

@@ -254,7 +254,7 @@ def test_unknown_region_names_the_three_closest_and_every_known_one() -> None:
     # Four regions score alike against us-east-9; ties go to the larger string first.
     assert regions.unknown_region(Cloud.AWS, "us-east-9", known) == [Problem(
         "location.region",
-        "'us-east-9' is not a AWS region; did you mean us-east-4 or us-east-3 or us-east-2? "
+        "'us-east-9' is not an AWS region; did you mean us-east-4 or us-east-3 or us-east-2? "
         "(known: eu-west-1, us-east-1, us-east-2, us-east-3, us-east-4; a region opened since "
         "is added to components/gpu_fabric/clouds/aws/regions.py with its source)",
         "us-east-9", True,
@@ -262,7 +262,7 @@ def test_unknown_region_names_the_three_closest_and_every_known_one() -> None:
     # Nothing close: no suggestion.
     assert regions.unknown_region(Cloud.AZURE, "zz", ["eastus"]) == [Problem(
         "location.region",
-        "'zz' is not a Azure region (known: eastus; a region opened since is added to "
+        "'zz' is not an Azure region (known: eastus; a region opened since is added to "
         "components/gpu_fabric/clouds/azure/regions.py with its source)",
         "zz", True,
     )]
@@ -300,9 +300,16 @@ def test_aws_zone_is_the_region_and_one_letter() -> None:
     assert aws.location_problems("us-east-1", "us-east-2a") == [Problem(
         "location.zone",
         "'us-east-2a' is not a zone of AWS region us-east-1; did you mean us-east-1a or "
-        "us-east-1b? (valid: us-east-1a, us-east-1b, ...)",
+        "us-east-1f or us-east-1e? (valid: us-east-1a, us-east-1b, us-east-1c, us-east-1d, "
+        "us-east-1e, us-east-1f)",
         "us-east-2a", True,
     )]
+    # No region has a seventh AZ (AWS_ZONE_LETTERS: us-east-1 has six, a to f), so a letter
+    # past f is refused, not accepted and then suggested back (issue 36).
+    assert [p.value for p in aws.location_problems("us-east-1", "us-east-1z")] == [
+        "us-east-1z"]
+    assert [p.value for p in aws.location_problems("us-east-1", "us-east-1g")] == [
+        "us-east-1g"]
     assert [p.path for p in aws.location_problems("us-east-9", "us-east-9a")] == [
         "location.region"]
     assert aws.zone_example_in("eu-west-1") == "eu-west-1a"

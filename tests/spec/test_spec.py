@@ -83,9 +83,9 @@ def test_unknown_key_lists_valid_keys() -> None:
 
 def test_constructing_the_model_directly_applies_cloud_rules() -> None:
     data = with_pool("aws", machine_type="a4-highgpu-8g")
-    with pytest.raises(ValueError, match="not a AWS machine type"):
+    with pytest.raises(ValueError, match="not an AWS machine type"):
         ClusterSpec(**data)
-    with pytest.raises(ValueError, match="not a AWS machine type"):
+    with pytest.raises(ValueError, match="not an AWS machine type"):
         ClusterSpec.model_validate(data)
 
 

@@ -751,11 +751,12 @@ def test_section_of_another_cloud_is_refused_by_name() -> None:
     ]
 
 
-@pytest.mark.parametrize(("cloud", "name"), [("gcp", "GCP"), ("aws", "AWS"), ("azure", "Azure"),
-                                             ("oci", "OCI")])
+# The article by sound (issue 36: "a AWS"): a GCP, an AWS, an Azure, an OCI.
+@pytest.mark.parametrize(("cloud", "name"), [("gcp", "a GCP"), ("aws", "an AWS"),
+                                             ("azure", "an Azure"), ("oci", "an OCI")])
 def test_created_cluster_needs_its_cloud_section(cloud: str, name: str) -> None:
     assert problems(spec_dict(cloud, **{cloud: None})) == [
-        f"{cloud}: section '{cloud}:' is required to create a {name} cluster (or set "
+        f"{cloud}: section '{cloud}:' is required to create {name} cluster (or set "
         "'existing:' to use a running one)"
     ]
 
@@ -993,7 +994,7 @@ def test_location_problems_of_the_region_tables_are_reported_with_the_others() -
     assert [line.split(":")[0] for line in lines] == ["api_access", "location.zone"]
     assert lines[1] == (
         "location.zone: 'us-east-1-a' is not a zone of AWS region us-east-1; did you mean "
-        "us-east-1a or us-east-1b? (valid: us-east-1a, us-east-1b, ...) (got 'us-east-1-a')"
+        "us-east-1a or us-east-1f or us-east-1e? (valid: us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e, us-east-1f) (got 'us-east-1-a')"
     )
 
 
@@ -1004,3 +1005,13 @@ def test_machine_names_are_unique_across_clouds() -> None:
 
     names = [m.name for m in catalog.MACHINES]
     assert len(names) == len(set(names))
+
+
+def test_every_cloud_title_takes_the_article_it_is_read_with() -> None:
+    """Issue 36: "is not a AWS machine type". By sound: "ay", "oh", "azh" take "an"."""
+    from gpu_fabric.catalog import Cloud
+
+    assert {c.value: c.a_display for c in Cloud} == {
+        "gcp": "a GCP", "aws": "an AWS", "azure": "an Azure",
+        "digitalocean": "a DigitalOcean", "oci": "an OCI",
+    }

@@ -86,7 +86,7 @@ def get_machine(name: str, cloud: Cloud | str | None = None) -> Machine:
         if name in by_name:
             return by_name[name]
         raise UnknownMachineError(
-            f"'{name}' is not a {Cloud(cloud).display} machine type in the catalog; "
+            f"'{name}' is not {Cloud(cloud).a_display} machine type in the catalog; "
             f"valid: {', '.join(by_name)}"
         )
     for by_name in _BY_CLOUD.values():

@@ -23,6 +23,11 @@ class Cloud(StrEnum):
     def display(self) -> str:
         return _CLOUD_TITLES[self]
 
+    @property
+    def a_display(self) -> str:
+        """The title with its article, as read aloud: "an AWS", "a GCP", "an OCI"."""
+        return f"{_CLOUD_ARTICLES[self]} {_CLOUD_TITLES[self]}"
+
 
 _CLOUD_TITLES = {
     Cloud.GCP: "GCP",
@@ -30,6 +35,14 @@ _CLOUD_TITLES = {
     Cloud.AZURE: "Azure",
     Cloud.DIGITALOCEAN: "DigitalOcean",
     Cloud.OCI: "OCI",
+}
+# By sound, not by letter: "ay-double-you-ess", "oh-see-eye" take "an" (issue 36).
+_CLOUD_ARTICLES = {
+    Cloud.GCP: "a",
+    Cloud.AWS: "an",
+    Cloud.AZURE: "an",
+    Cloud.DIGITALOCEAN: "a",
+    Cloud.OCI: "an",
 }
 
 

@@ -136,7 +136,7 @@ class ProviderBase:
         pattern, shape = self.key_format
         if not pattern.match(enc.kms_key):
             out.append(Problem("secrets_encryption.kms_key",
-                               f"is not a {self.cloud.display} key reference; expected {shape}",
+                               f"is not {self.cloud.a_display} key reference; expected {shape}",
                                enc.kms_key, True))
         else:
             out += self.key_problems(spec, enc.kms_key)

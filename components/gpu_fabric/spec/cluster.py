@@ -452,7 +452,7 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
     if spec.existing is None and spec.options is None and provider_for(spec.cloud).options_required:
         out.append(Problem(
             spec.cloud.value,
-            f"section '{spec.cloud.value}:' is required to create a {spec.cloud.display} cluster "
+            f"section '{spec.cloud.value}:' is required to create {spec.cloud.a_display} cluster "
             "(or set 'existing:' to use a running one)",
         ))
     if spec.acceptance.enabled:

@@ -82,20 +82,26 @@ class NetworkPlan:
 
 
 def _next_zone(zone: str) -> str:
-    return zone[:-1] + chr(ord(zone[-1]) + 1) if zone[-1] < "z" else zone[:-1] + "a"
+    """The next zone letter of the region, a after f (AWS_ZONE_LETTERS)."""
+    from gpu_fabric.clouds.aws.regions import AWS_ZONE_LETTERS
+
+    at = AWS_ZONE_LETTERS.find(zone[-1])
+    return zone[:-1] + AWS_ZONE_LETTERS[(at + 1) % len(AWS_ZONE_LETTERS)]
 
 
 def control_plane_zones(spec: ClusterSpec) -> tuple[str, ...]:
+    from gpu_fabric.clouds.aws.regions import AWS_ZONE_LETTERS
+
     opts = options_of(spec)
     region = spec.location.region
     gpu_zone = str(spec.location.zone)
     zones = tuple(opts.availability_zones) or (gpu_zone, _next_zone(gpu_zone))
     for i, zone in enumerate(zones):
-        if not re.match(rf"^{re.escape(region)}[a-z]$", zone):
+        if not re.match(rf"^{re.escape(region)}[{AWS_ZONE_LETTERS}]$", zone):
             refuse(
                 f"aws.availability_zones[{i}]",
                 f"'{zone}' is not an availability zone of region {region} "
-                f"(expected e.g. {region}a)",
+                f"(valid: {', '.join(region + c for c in AWS_ZONE_LETTERS)})",
                 zone,
             )
     if gpu_zone not in zones:

@@ -52,13 +52,14 @@ class AwsProvider(ProviderBase):
         return f"{region}a"  # AWS AZs are <region><letter> (us-east-1a)
 
     def location_problems(self, region: str, zone: str | None) -> list[Problem]:
-        from gpu_fabric.clouds.aws.regions import AWS_REGIONS
+        from gpu_fabric.clouds.aws.regions import AWS_REGIONS, AWS_ZONE_LETTERS
         from gpu_fabric.regions import unknown_region, unknown_zone
 
         found = unknown_region(self.cloud, region, AWS_REGIONS)
-        if found or zone is None or re.fullmatch(rf"{re.escape(region)}[a-z]", zone):
+        zones = [f"{region}{letter}" for letter in AWS_ZONE_LETTERS]
+        if found or zone is None or zone in zones:
             return found
-        return unknown_zone(self.cloud, region, zone, [f"{region}a", f"{region}b", "..."])
+        return unknown_zone(self.cloud, region, zone, zones)
 
     def legacy_api_cidrs(self, options: Any) -> list[str]:
         return [str(c) for c in options.public_access_cidrs] if options else []

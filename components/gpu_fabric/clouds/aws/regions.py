@@ -20,3 +20,10 @@ AWS_REGIONS: frozenset[str] = frozenset({
     "us-isob-east-1", "us-isob-west-1", "eu-isoe-west-1", "us-isof-east-1",
     "us-isof-south-1",
 })
+
+# A zone is the region plus a letter; no region has more than six Availability Zones
+# (us-east-1, the largest, has use1-az1 to use1-az6: us-east-1a to us-east-1f; AWS docs,
+# "Regions and Zones", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-regions-availability-zones.html).
+# Letters are mapped per account, so which of these a region offers is the account's;
+# a letter past f is no zone anywhere (issue 36: us-east-1z was accepted).
+AWS_ZONE_LETTERS = "abcdef"
