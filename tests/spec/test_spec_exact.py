@@ -994,7 +994,8 @@ def test_location_problems_of_the_region_tables_are_reported_with_the_others() -
     assert [line.split(":")[0] for line in lines] == ["api_access", "location.zone"]
     assert lines[1] == (
         "location.zone: 'us-east-1-a' is not a zone of AWS region us-east-1; did you mean "
-        "us-east-1a or us-east-1f or us-east-1e? (valid: us-east-1a, us-east-1b, us-east-1c, us-east-1d, us-east-1e, us-east-1f) (got 'us-east-1-a')"
+        "us-east-1a or us-east-1f or us-east-1e? (valid: us-east-1a, us-east-1b, us-east-1c, "
+        "us-east-1d, us-east-1e, us-east-1f) (got 'us-east-1-a')"
     )
 
 
