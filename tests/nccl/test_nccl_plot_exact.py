@@ -343,3 +343,14 @@ def test_missing_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPat
         "matplotlib is not installed; install the plot extra: "
         "pip install 'gpu-fabric[plot]' (or pip install matplotlib)"
     )
+
+
+def test_summary_carries_the_warnings_the_cli_prints() -> None:
+    """Issue 36: the picture left out "transport unknown", so it read as a clean pass."""
+    unknown = ("transport unknown: no NCCL INFO lines in the log (run with NCCL_DEBUG=INFO "
+               "to catch a silent fallback to TCP sockets)")  # nccl/verdict.py, the warning
+    assert summary_lines(seed_verdict(transport=None, warnings=[unknown])) == [
+        "PASSED",
+        "peak busbw 45.1 GB/s over rows >= 1 GiB (90% of line rate)",
+        "warning: " + unknown,
+    ]

@@ -215,10 +215,11 @@ def test_cli_collective_for_a_header_less_log(capsys: pytest.CaptureFixture[str]
 def test_cli_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "busbw.png"
-    code, _, _ = report(capsys, str(DATA / "gke-seed-two-node.log"), "--machine",
-                        "a4-highgpu-8g", "--nodes", "2", "--plot", str(target))
+    code, _, err = report(capsys, str(DATA / "gke-seed-two-node.log"), "--machine",
+                          "a4-highgpu-8g", "--nodes", "2", "--plot", str(target))
     assert code == 0
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"--plot: wrote {target.resolve()}" in err.splitlines()  # issue 36: say where
 
 
 def test_cli_plot_without_matplotlib_is_a_clear_error(

@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         except PlotUnavailable as exc:
             print(f"--plot: {exc}", file=sys.stderr)
             return EXIT_INVALID
+        print(f"--plot: wrote {Path(args.plot).resolve()}", file=sys.stderr)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2, allow_nan=False))
         for warning in verdict.warnings:

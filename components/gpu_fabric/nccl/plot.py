@@ -82,6 +82,9 @@ def summary_lines(verdict: Verdict) -> list[str]:
         lines.append(f"transport {verdict.transport}"
                      + (f" (expected {verdict.expected_transport})"
                         if verdict.expected_transport else ""))
+    # The warnings the CLI prints (e.g. transport unknown: the log had no NCCL_DEBUG=INFO
+    # lines), so the picture alone does not read as a clean pass (issue 36).
+    lines += [f"warning: {w}" for w in verdict.warnings]
     return lines
 
 
