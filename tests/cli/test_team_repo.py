@@ -102,3 +102,41 @@ def test_without_pulumi_yaml_the_stacks_folder_of_the_cwd_is_used(
     monkeypatch.chdir(tmp_path)
     project = find_project()
     assert project.name is None and project.stacks_dir == tmp_path.resolve() / "stacks"
+
+
+def test_plan_urns_carry_the_teams_project_name(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: URNs said ``::gpu-fabric::`` although the team's Pulumi.yaml says
+    ``name: team-training``; pulumi names them after the nearest Pulumi.yaml's project."""
+    assert main(["plan", "--stack", "team-p5", "--json", "--quiet"]) == 0
+    urns = [r["urn"] for r in json.loads(capsys.readouterr().out)["resources"]]
+    assert urns and all(u.startswith("urn:pulumi:team-p5::team-training::") for u in urns)
+
+
+def test_urns_says_where_the_list_is_expected_and_writes_it_there(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: 50 "new (not in the committed list)" lines and exit 3, no path."""
+    expected = team_repo / "infra" / "tests" / "data" / "urns" / "team-p5.txt"
+    assert main(["urns", "--stack", "team-p5"]) == 3
+    assert capsys.readouterr().out.splitlines() == [
+        f"team-p5: no committed URN list at {expected}; write it with "
+        "`gpu-fabric urns --write --stack team-p5` (or pass --dir)"]
+    assert main(["urns", "--stack", "team-p5", "--write"]) == 0
+    assert expected.is_file() and "::team-training::" in expected.read_text()
+    capsys.readouterr()
+    assert main(["urns", "--stack", "team-p5"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_docs_names_what_it_keeps_and_where(
+    team_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: ``cannot use '…/README.md'`` in a team repo."""
+    assert main(["docs"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"docs: keeps the stack table of {team_repo / 'infra' / 'README.md'} "
+                          "(between <!-- stacks:begin --> and <!-- stacks:end -->)")
+    assert f"not found: {team_repo / 'infra' / 'README.md'}, " \
+           f"{team_repo / 'infra' / 'docs' / 'stacks.md'}." in err

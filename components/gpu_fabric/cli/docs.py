@@ -54,6 +54,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     paths = default_paths()
+    missing = [p for p in (paths.readme, paths.stacks_md) if not p.is_file()]
+    if missing:
+        # A team's repository has its own docs: say what this command keeps, and where.
+        print(f"docs: keeps the stack table of {paths.readme} (between {BEGIN} and {END}) "
+              f"and the stack sections of {paths.stacks_md}, in the project folder (the "
+              f"nearest Pulumi.yaml's); not found: {', '.join(str(p) for p in missing)}. "
+              "Create them (the two markers in README.md, an empty docs/stacks.md) to keep "
+              "your stacks documented the same way", file=sys.stderr)
+        return EXIT_INVALID
     try:
         specs = {name: _spec(name) for name in available_stacks()}
     except SpecError as exc:

@@ -10,9 +10,13 @@ from gpu_fabric.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan import load_stack_file, run_plan
 from gpu_fabric.plan import urns as urnfile
+from gpu_fabric.plan.project import find_project
 from gpu_fabric.plan.stackfile import REPO_ROOT, available_stacks
 
 URN_DIR = REPO_ROOT / "tests" / "data" / "urns"
+# Where the lists are expected: relative to the project folder (the nearest Pulumi.yaml),
+# so the installed CLI keeps a team's lists in the team's repository.
+URN_SUBDIR = Path("tests") / "data" / "urns"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,14 +27,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--allow-drop", action="store_true",
         help="with --write: accept URNs that vanish without an alias (they will be replaced)",
     )
-    parser.add_argument("--dir", type=Path, default=URN_DIR, help="where the lists live")
+    parser.add_argument(
+        "--dir", type=Path, default=None,
+        help=f"where the lists live (default: {URN_SUBDIR}/ in the project folder, the "
+        "nearest Pulumi.yaml's)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     failed = False
+    folder = args.dir if args.dir is not None else find_project().root / URN_SUBDIR
     for stack in args.stack or available_stacks():
-        path = args.dir / f"{stack}.txt"
+        path = folder / f"{stack}.txt"
+        if not args.write and not path.is_file():
+            # One line that says where, not one "new" line per resource (issue 36).
+            print(f"{stack}: no committed URN list at {path}; write it with "
+                  f"`gpu-fabric urns --write --stack {stack}` (or pass --dir)")
+            failed = True
+            continue
         try:
             plan = run_plan(load_stack_file(stack))
         except SpecError as exc:

@@ -8,6 +8,7 @@ import json
 import os
 import warnings
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -22,6 +23,7 @@ from gpu_fabric.fabric.layer import reusing_layers
 from gpu_fabric.plan.mocks import PlanMocks
 from gpu_fabric.plan.model import PlanResult
 from gpu_fabric.plan.monitor import RecordingMonitor
+from gpu_fabric.plan.project import ProjectError, find_project_file, load_project
 from gpu_fabric.plan.stackfile import CLUSTER_KEY, PROJECT, StackFile
 from gpu_fabric.plan.values import SECRET, UNKNOWN
 from gpu_fabric.preflight import check_spec
@@ -50,8 +52,23 @@ def run_plan(
         # Only the spec's cloud's fakes: the program creates no other cloud's resources.
         return _in_fresh_context(
             stack.name, stack.pulumi_config(), stack.secret_keys, preview, program,
-            clouds=(spec.cloud,),
+            project=project_of(stack), clouds=(spec.cloud,),
         )
+
+
+def project_of(stack: StackFile) -> str:
+    """The project name in the plan's URNs: that of the nearest ``Pulumi.yaml`` above the
+    stack file, as ``pulumi`` names it (a team's ``team-training``); this project's name
+    for a stack without a file or outside any project (issue 36)."""
+    if stack.path is None:
+        return PROJECT
+    file = find_project_file(Path(stack.path).resolve().parent)
+    if file is None:
+        return PROJECT
+    try:
+        return load_project(file.parent).name or PROJECT
+    except ProjectError:
+        return PROJECT
 
 
 def run_spec(
