@@ -211,3 +211,21 @@ def test_no_source_file_names_the_old_import_name() -> None:
             if bad in text and path != Path(__file__):
                 offenders.append(f"{path.relative_to(ROOT)}: {bad}")
     assert offenders == []
+
+
+def test_the_readme_install_path_is_the_wheel_this_builds(wheel: Path) -> None:
+    """Issue 36: the quick start's `pip install 'gpu-fabric[aws]'` finds no distribution.
+
+    The README builds the wheel with one command and installs it with its extra; the
+    wheel built here (the same `pip wheel --no-deps`, offline) has that file name and
+    declares every cloud's extra with its pinned SDK (pyproject.toml)."""
+    readme = (ROOT / "README.md").read_text()
+    assert "pip wheel --no-deps -w dist ./gpu-fabric" in readme
+    assert f"pip install 'dist/{wheel.name}[aws]'" in readme
+    assert "pip install './gpu-fabric[aws]'" in readme
+    with zipfile.ZipFile(wheel) as archive:
+        (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        lines = archive.read(meta).decode().splitlines()
+    extras = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
+    assert {"gcp", "aws", "azure", "digitalocean", "oci", "all"} <= extras
+    assert 'Requires-Dist: pulumi-aws==7.51.1; extra == "aws"' in lines  # pyproject.toml
