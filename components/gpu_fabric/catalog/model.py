@@ -26,7 +26,7 @@ class Cloud(StrEnum):
     @property
     def a_display(self) -> str:
         """The title with its article, as read aloud: "an AWS", "a GCP", "an OCI"."""
-        return f"{_CLOUD_ARTICLES[self]} {_CLOUD_TITLES[self]}"
+        return f"{_article(_CLOUD_TITLES[self])} {_CLOUD_TITLES[self]}"
 
 
 _CLOUD_TITLES = {
@@ -36,14 +36,17 @@ _CLOUD_TITLES = {
     Cloud.DIGITALOCEAN: "DigitalOcean",
     Cloud.OCI: "OCI",
 }
-# By sound, not by letter: "ay-double-you-ess", "oh-see-eye" take "an" (issue 36).
-_CLOUD_ARTICLES = {
-    Cloud.GCP: "a",
-    Cloud.AWS: "an",
-    Cloud.AZURE: "an",
-    Cloud.DIGITALOCEAN: "a",
-    Cloud.OCI: "an",
-}
+# Letters whose names start with a vowel sound ("ay", "eff", "oh"...): an acronym read
+# letter by letter takes "an" when it starts with one (an AWS, an OCI, a GCP).
+_VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
+
+
+def _article(title: str) -> str:
+    """"a" or "an" by sound: acronyms by their first letter's name, words by their vowel."""
+    first = title[0]
+    if title.isupper():
+        return "an" if first in _VOWEL_SOUND_LETTERS else "a"
+    return "an" if first.upper() in "AEIOU" else "a"
 
 
 class FabricKind(StrEnum):
