@@ -20,7 +20,7 @@ SIZE_azure := 360 MB
 SIZE_digitalocean := 20 MB
 SIZE_oci := 330 MB
 
-.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation golden
+.PHONY: install plan plan-json render test lint typecheck pytest schema bench clean urns docs mutation golden stack-files
 
 $(VENV)/bin/python:
 	@echo "==> creating the virtualenv $(VENV) with $$($(PYTHON) --version)" 1>&2
@@ -81,8 +81,10 @@ pytest: $(DEV_STAMP) $(VENV)/bin/helm
 
 test: lint typecheck pytest
 
+# Every figure of docs/bench.md, written into its generated sections with date and load
+# (minutes: plans every stack, gcp-a4 up to 256 teams, and runs the test suite).
 bench: $(DEV_STAMP)
-	$(PY) -m bench.plan_bench
+	$(PY) -m bench.report
 
 # Mutation testing of one module against its own tests (docs/mutation.md); minutes, not CI.
 MODULE ?= verdict
@@ -98,6 +100,11 @@ clean:
 
 urns: $(DEV_STAMP)
 	$(PY) -m gpu_fabric urns --write
+
+# Every derived file of a new stack (URN lists, matrix URN lists, goldens, docs):
+# make stack-files STACK=<name> (README, "Add a stack").
+stack-files: $(DEV_STAMP)
+	$(PY) scripts/add_stack.py $(STACK)
 
 # Re-write every stack's golden render + plan (tests/data/golden/); review the diff.
 golden: $(DEV_STAMP)

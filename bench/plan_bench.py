@@ -56,6 +56,10 @@ PEAK_MB_TARGET = 500.0
 # operator -> CRs. More steps there means add-ons install one after another.
 K8S_CHAIN_TARGET = 3
 CHILD_TIMEOUT_S = 300
+# The floor of a plan (issue 36): importing the Pulumi and provider modules it loads, plus
+# the mock runtime's cost per resource. A plan should stay within this factor of it.
+PULUMI_ROOTS = frozenset({"pulumi", "pulumi_kubernetes", *CLOUD_SDKS.values()})
+FLOOR_FACTOR_TARGET = 1.5
 
 
 # -- the dependency graph ------------------------------------------------------------------
@@ -157,10 +161,20 @@ class StackBench:
     path: list[str] = field(default_factory=list)
     sdks_after_plan: list[str] = field(default_factory=list)
     unexpected_sdks: list[str] = field(default_factory=list)
+    pulumi_modules: list[str] = field(default_factory=list)
+    floor_s: float = 0.0
+    cpu_s: float = 0.0
     error: str | None = None
+
+    @property
+    def over_floor(self) -> float:
+        """CPU of (import gpu_fabric + plan) over the floor's CPU; 0 when not measured.
+        CPU time, so that the ratio holds on a loaded machine too."""
+        return self.cpu_s / self.floor_s if self.floor_s else 0.0
 
     def meets_targets(self) -> dict[str, bool]:
         return {
+            "floor": not self.floor_s or self.over_floor <= FLOOR_FACTOR_TARGET,
             "plan_time": self.plan_s < PLAN_SECONDS_TARGET,
             "memory": self.peak_rss_mb < PEAK_MB_TARGET,
             "lazy_sdks": not self.sdks_after_import and not self.unexpected_sdks,
@@ -182,7 +196,7 @@ def _loaded_sdks() -> list[str]:
 def measure_stack(name: str) -> StackBench:
     """Plan one stack in *this* process (call it in a fresh one: see :func:`run_child`)."""
     result = StackBench(name)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     import gpu_fabric  # noqa: F401
 
     result.import_s = time.perf_counter() - started
@@ -198,6 +212,7 @@ def measure_stack(name: str) -> StackBench:
         started = time.perf_counter()
         plan = run_plan(stack)
         result.plan_s = time.perf_counter() - started
+        result.cpu_s = time.process_time() - cpu
     except Exception as exc:  # a broken stack is a row with an error, not a crash
         result.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         result.peak_rss_mb = _peak_rss_mb()
@@ -210,6 +225,7 @@ def measure_stack(name: str) -> StackBench:
     result.kubernetes_steps = sum(1 for r in chain if r.type.startswith("kubernetes:"))
     result.path = [short_type(r.type) for r in chain]
     result.sdks_after_plan = _loaded_sdks()
+    result.pulumi_modules = [m for m in sys.modules if m.split(".")[0] in PULUMI_ROOTS]
     allowed = {CLOUD_SDKS[result.cloud]} if uses_cloud and result.cloud in CLOUD_SDKS else set()
     result.unexpected_sdks = [m for m in result.sdks_after_plan if m not in allowed]
     return result
@@ -231,6 +247,44 @@ def run_child(name: str, timeout: float = CHILD_TIMEOUT_S) -> StackBench:
     return StackBench(**json.loads(lines[-1]))
 
 
+def import_seconds(modules: Sequence[str]) -> float:
+    """CPU seconds to import ``modules`` in a fresh interpreter, in that order."""
+    code = ("import importlib, sys, time\n"
+            "mods = sys.stdin.read().split()\n"
+            "t = time.process_time()\n"
+            "[importlib.import_module(m) for m in mods]\n"
+            "print(time.process_time() - t)\n")
+    done = subprocess.run([sys.executable, "-c", code], input="\n".join(modules),
+                          capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def seconds_per_resource(count: int = 400) -> float:
+    """The mock runtime's CPU cost of one resource: a program of ``count`` bare resources
+    planned by the same runner, minus the same program with none."""
+    code = (
+        "import time, pulumi\n"
+        "from gpu_fabric.plan.runner import run_program\n"
+        "def program(n):\n"
+        "    return lambda: [pulumi.CustomResource('test:index:Thing', f't{i}', {'i': i})\n"
+        "                    for i in range(n)]\n"
+        "run_program(program(1))\n"
+        "t = time.process_time(); run_program(program(0)); empty = time.process_time() - t\n"
+        f"t = time.process_time(); run_program(program({count})); "
+        "full = time.process_time() - t\n"
+        f"print((full - empty) / {count})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=CHILD_TIMEOUT_S, check=True, cwd=REPO_ROOT)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def with_floor(row: StackBench, per_resource: float) -> StackBench:
+    if not row.error and row.pulumi_modules:
+        row.floor_s = import_seconds(row.pulumi_modules) + per_resource * row.resources
+    return row
+
+
 # -- report ----------------------------------------------------------------------------------
 
 
@@ -247,20 +301,24 @@ def _mark(ok: bool) -> str:
 
 def markdown(rows: Iterable[StackBench]) -> str:
     header = (
-        "| stack | cloud | resources (custom) | import gpu_fabric | plan | peak RSS "
-        "| critical path (k8s steps) | SDKs loaded | targets met |\n"
-        "|---|---|---:|---:|---:|---:|---:|---|---|\n"
+        "| stack | cloud | resources (custom) | import gpu_fabric | plan | CPU | floor (CPU) "
+        "| over floor "
+        "| peak RSS | critical path (k8s steps) | SDKs loaded | targets met |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n"
     )
     lines = []
     for r in rows:
         if r.error:
-            lines.append(f"| {r.stack} | {r.cloud} | - | - | - | - | - | - | error: {r.error} |")
+            lines.append(f"| {r.stack} | {r.cloud} | - | - | - | - | - | - | - | - | - "
+                         f"| error: {r.error} |")
             continue
         met = r.meets_targets()
         failed = [k for k, ok in met.items() if not ok]
         lines.append(
             f"| {r.stack} | {r.cloud} | {r.resources} ({r.custom_resources}) "
-            f"| {r.import_s:.2f} s | {r.plan_s:.2f} s | {r.peak_rss_mb:.0f} MB "
+            f"| {r.import_s:.2f} s | {r.plan_s:.2f} s | {r.cpu_s:.2f} s | {r.floor_s:.2f} s "
+            f"| {r.over_floor:.2f}x "
+            f"| {r.peak_rss_mb:.0f} MB "
             f"| {r.critical_path} ({r.kubernetes_steps}) "
             f"| {', '.join(s.removeprefix('pulumi_') for s in r.sdks_after_plan) or 'none'} "
             f"| {_mark(not failed)}{'' if not failed else ' (' + ', '.join(failed) + ')'} |"
@@ -269,7 +327,10 @@ def markdown(rows: Iterable[StackBench]) -> str:
         f"- {r.stack}: {' -> '.join(r.path)}" for r in rows if not r.error and r.path
     ]
     legend = (
-        f"\nTargets: plan < {PLAN_SECONDS_TARGET:.0f} s, peak RSS < {PEAK_MB_TARGET:.0f} MB, "
+        f"\nTargets: plan < {PLAN_SECONDS_TARGET:.0f} s, at most {FLOOR_FACTOR_TARGET}x the floor "
+        "(floor: importing the Pulumi and provider modules the plan loads, in a fresh "
+        "process, plus the mock runtime's time per resource times the resources), "
+        f"peak RSS < {PEAK_MB_TARGET:.0f} MB, "
         "no cloud SDK loaded by `import gpu_fabric` nor for a cloud the stack does not use, "
         f"at most {K8S_CHAIN_TARGET} Kubernetes objects on the critical path "
         "(CRDs/namespace -> operator -> CRs; the cloud's own network/cluster chain is not "
@@ -277,6 +338,16 @@ def markdown(rows: Iterable[StackBench]) -> str:
         f"Machine: {machine_line()}.\n\nCritical paths:\n"
     )
     return header + "\n".join(lines) + "\n" + legend + "\n".join(paths) + "\n"
+
+
+def measure_all(names: Sequence[str]) -> list[StackBench]:
+    """Every stack in its own child, with its floor."""
+    per_resource = seconds_per_resource()
+    rows = []
+    for name in names:
+        print(f"... {name}", file=sys.stderr, flush=True)
+        rows.append(with_floor(run_child(name), per_resource))
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -291,11 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from gpu_fabric.plan.stackfile import available_stacks
 
-    names = args.stack or available_stacks()
-    rows = []
-    for name in names:
-        print(f"... {name}", file=sys.stderr, flush=True)
-        rows.append(run_child(name))
+    rows = measure_all(args.stack or available_stacks())
     if args.json:
         print(json.dumps(
             {"machine": machine_line(), "stacks": [asdict(r) | {"targets": r.meets_targets()}

@@ -160,15 +160,22 @@ def variants() -> list[tuple[str, str, list[str]]]:
     return out
 
 
+WRITE = "python -m tests.feature_matrix --write"
+
+
 def main(argv: list[str]) -> int:
+    """``--write [--stack NAME ...]``: the URN lists of every variant (or of those stacks')."""
     from gpu_fabric.plan import run_spec
     from gpu_fabric.plan import urns as urnfile
 
-    if argv != ["--write"]:
-        print("usage: python -m tests.feature_matrix --write", file=sys.stderr)
+    stacks = argv[2::2] if argv[1::2] == ["--stack"] * len(argv[1::2]) else None
+    if not argv or argv[0] != "--write" or stacks is None or len(argv) % 2 != 1:
+        print(f"usage: {WRITE} [--stack NAME ...]", file=sys.stderr)
         return 2
     URN_DIR.mkdir(parents=True, exist_ok=True)
     for stack, name, features in variants():
+        if stacks and stack not in stacks:
+            continue
         plan = run_spec(with_features(stack, features), stack=name)
         path = URN_DIR / f"{name}.txt"
         path.write_text(urnfile.update(plan, urnfile.read(path)).render())

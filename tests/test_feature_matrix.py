@@ -71,7 +71,13 @@ def test_mig_and_dra_together_are_refused_at_validate() -> None:
 
 
 def test_the_matrix_covers_every_stack_with_the_expected_support() -> None:
-    assert set(EXPECTED_SUPPORT) == set(fm.available_stacks())
+    missing = sorted(set(fm.available_stacks()) - set(EXPECTED_SUPPORT))
+    assert not missing, (
+        "stacks without an EXPECTED_SUPPORT line in tests/test_feature_matrix.py; "
+        "python scripts/add_stack.py NAME prints it (check each refusal is a rule): "
+        + ", ".join(missing))
+    gone = sorted(set(EXPECTED_SUPPORT) - set(fm.available_stacks()))
+    assert not gone, f"EXPECTED_SUPPORT names stacks that no longer exist: remove {gone}"
     assert {s: fm.supported(s) for s in fm.available_stacks()} == EXPECTED_SUPPORT
 
 
@@ -109,10 +115,11 @@ def test_every_supported_feature_at_once_plans_with_pinned_urns(
 ) -> None:
     plan = run_spec(fm.with_features(stack, features), stack=name)
     path = fm.URN_DIR / f"{name}.txt"
-    assert path.is_file(), f"no URN list for {name}: python -m tests.feature_matrix --write"
+    assert path.is_file(), (f"no URN list for {name}: python -m tests.feature_matrix --write "
+                            f"--stack {stack} (or python scripts/add_stack.py {stack})")
     problems = urnfile.check(plan, urnfile.read(path))
     assert problems == [], "\n".join(
-        [*problems, "if intended: python -m tests.feature_matrix --write"])
+        [*problems, f"if intended: python -m tests.feature_matrix --write --stack {stack}"])
     types = {r.type for r in plan.resources}
     if "teams" in features:
         assert "kubernetes:kueue.x-k8s.io/v1beta1:ClusterQueue" in types
@@ -124,4 +131,8 @@ def test_every_supported_feature_at_once_plans_with_pinned_urns(
 
 def test_every_variant_has_a_committed_urn_list_and_no_stale_ones() -> None:
     names = {v[1] for v in fm.variants()}
-    assert {p.stem for p in fm.URN_DIR.glob("*.txt")} == names
+    lists = {p.stem for p in fm.URN_DIR.glob("*.txt")}
+    assert not names - lists, (f"no URN list for {sorted(names - lists)}: "
+                               "python -m tests.feature_matrix --write --stack STACK")
+    assert not lists - names, (f"stale lists {sorted(lists - names)}: git rm "
+                               "tests/data/urns/matrix/<name>.txt")
