@@ -87,3 +87,15 @@ def test_duplicate_taints_by_key_and_effect() -> None:
     assert values.duplicate_taints(
         [("a", "NoSchedule"), ("b", "NoSchedule"), ("a", "NoSchedule"), ("a", "NoSchedule")]
     ) == [("a", "NoSchedule")]
+
+
+@pytest.mark.parametrize("name", ["a..b", "gpu." + "x" * 250, "-gpu.nvidia.com", "GPU.nvidia.com"])
+def test_device_class_names_are_dns_subdomains(name: str) -> None:
+    """A DeviceClass name is a DNS-1123 subdomain (validation.go IsDNS1123Subdomain)."""
+    from gpu_fabric.errors import SpecError
+    from gpu_fabric.spec import load_spec
+    from tests.specs import spec_dict
+
+    with pytest.raises(SpecError) as err:
+        load_spec(spec_dict("gcp", fabric={"gpu_device_class": name}))
+    assert "fabric.gpu_device_class" in str(err.value)

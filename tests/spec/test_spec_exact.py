@@ -556,7 +556,9 @@ def test_fabric_namespaces_and_device_classes_are_kubernetes_names() -> None:
         "with a letter, at most 63 characters (got ['ML'])"
     ]
     assert problems(spec_dict("gcp", fabric={"gpu_device_class": "GPU"})) == [
-        "fabric.gpu_device_class: 'GPU' is not a valid DeviceClass name (got 'GPU')"
+        "fabric.gpu_device_class: 'GPU' is not a valid DeviceClass name (must be a "
+        "lowercase RFC 1123 subdomain: dot-separated labels of a-z, 0-9 and '-', each "
+        "starting and ending with a letter or digit) (got 'GPU')"
     ]
     spec = load_spec(spec_dict("gcp", fabric={
         "namespaces": ["ml", "research"], "nic_device_class": "mrdma.google.com"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from typing import Literal, Self
 
@@ -142,9 +141,13 @@ def _checked_namespaces(value: list[str]) -> list[str]:
 
 
 def _checked_device_class(value: str | None) -> str | None:
-    """A DeviceClass name: a DNS subdomain (lowercase, digits, '-' and '.')."""
-    if value is not None and not re.match(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", value):
-        raise _fail("device_class", "'{v}' is not a valid DeviceClass name", v=value)
+    """A DeviceClass name: a DNS-1123 subdomain (<= 253, dot-separated labels; the old
+    pattern let 'a..b' and 300 characters through: issue 34)."""
+    from gpu_fabric.spec.values import dns1123_subdomain
+
+    if value is not None and dns1123_subdomain(value):
+        raise _fail("device_class", "'{v}' is not a valid DeviceClass name ({why})", v=value,
+                    why=dns1123_subdomain(value))
     return value
 
 
