@@ -28,6 +28,7 @@ import pulumi
 from pulumi_azure_native import authorization, containerservice, resources
 
 from gpu_fabric.catalog import Cloud
+from gpu_fabric.clouds.azure.access import effective_kubeconfig
 from gpu_fabric.clouds.azure.blocks import (
     AzureFabricNetwork,
     AzureFabricNetworkArgs,
@@ -143,8 +144,13 @@ class AzureGpuCluster(GpuCluster):
             # Entra ID only (local accounts are off): a kubelogin exec kubeconfig.
             format="exec",
         )
+        # The layer's first call waits until the deployer's admin role is effective
+        # (Azure RBAC propagation; clouds/azure/access.py), not only created.
+        dry_run = pulumi.runtime.is_dry_run()
         kubeconfig: pulumi.Output[str] = pulumi.Output.secret(
-            credentials.apply(_decode_kubeconfig)
+            pulumi.Output.all(credentials.apply(_decode_kubeconfig), admin.id).apply(
+                lambda got: effective_kubeconfig(got[0], layout.cluster, dry_run)
+            )
         )
         return ClusterInfra(
             kubeconfig=kubeconfig,
@@ -256,7 +262,9 @@ class AzureGpuCluster(GpuCluster):
             opts=self.child_opts(depends_on=vnet.subnets, delete_before_replace=True),
         )
 
-    def _deployer_admin(self, cluster: containerservice.ManagedCluster) -> pulumi.Resource:
+    def _deployer_admin(
+        self, cluster: containerservice.ManagedCluster
+    ) -> pulumi.CustomResource:
         """Cluster admin (Azure RBAC) for the identity running Pulumi, on this cluster only:
         the EKS ``bootstrapClusterCreatorAdminPermissions`` of AKS."""
         client = authorization.get_client_config_output(
