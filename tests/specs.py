@@ -62,6 +62,7 @@ BASE: dict[str, dict[str, Any]] = {
         "oci": {
             "compartment_id": "ocid1.compartment.oc1..aaaatest",
             "gpu_image_id": "ocid1.image.oc1.iad.aaaatest",
+            "home_region": "us-ashburn-1",
         },
     },
 }

@@ -37,7 +37,7 @@ from gpu_fabric.clouds.oci.blocks import (
     OciGpuNodePool,
     OciGpuNodePoolArgs,
 )
-from gpu_fabric.clouds.oci.iam import launch_policy
+from gpu_fabric.clouds.oci.iam import home_region_provider, launch_policy, lookup_tenancy
 from gpu_fabric.clouds.oci.kubernetes import (
     NETWORK_OPERATOR_ADDON_PART,
     network_operator_addon_config,
@@ -69,6 +69,13 @@ class OciGpuCluster(GpuCluster):
         options: OciOptions = self.spec.options
         assert options is not None  # the spec requires the oci: section
         addresses = addressing.plan(self.spec)  # refuses a bad plan before any child
+        # RDMA pools need the launch policy, written in the home region: a stack that
+        # cannot name it is refused before any child exists.
+        tenancy: str | None = None
+        if options.home_region is None and any(p.machine.has_fabric
+                                               for p in self.spec.node_pools):
+            tenancy = lookup_tenancy(options.compartment_id,
+                                     pulumi.Config("oci").get("tenancyOcid"))
         version = oke_version(self.spec.kubernetes.parsed)
         tags = {**self.spec.tags, "gpufabric-cluster": self.spec.name}
         access = effective_api_access(self.spec)
@@ -139,10 +146,13 @@ class OciGpuCluster(GpuCluster):
         compute_clusters = {n: b.compute_cluster for n, b in blocks.items() if b.compute_cluster}
         policy: identity.Policy | None = None
         if compute_clusters:
+            # IAM writes go to the tenancy's home region (oci-hpc-oke terraform/iam.tf at
+            # 61d210a: every oci_identity_policy has `provider = oci.home`).
+            home = home_region_provider(self.name, options.home_region, tenancy, self)
             policy = launch_policy(
                 self.name, self.spec.name, options.compartment_id,
                 [cc.id for cc in compute_clusters.values()], options.compute_cluster_policy,
-                tags, self.child_opts(),
+                tags, self.child_opts(provider=home),
             )
         keep_promise(pulumi.Output.from_input([policy] if policy else []))
 

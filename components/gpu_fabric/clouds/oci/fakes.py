@@ -93,6 +93,16 @@ def _node_pool_option(args: dict[str, Any]) -> dict[str, Any]:
     ]}
 
 
+def _region_subscriptions(args: dict[str, Any]) -> dict[str, Any]:
+    # The fake tenancy's home region is us-phoenix-1 (not the stacks' us-ashburn-1), so a
+    # plan shows which region the IAM provider was given.
+    tenancy = args.get("tenancyId", "ocid1.tenancy.oc1..fake")
+    return {"id": "subscriptions", "tenancyId": tenancy, "regionSubscriptions": [
+        {"isHomeRegion": True, "regionKey": "PHX", "regionName": "us-phoenix-1",
+         "state": "READY", "tenancyId": tenancy},
+    ]}
+
+
 RESOURCE_OUTPUTS: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
     "oci:Core/vcn:Vcn": _with_id("vcn", defaultRouteTableId="ocid1.routetable.oc1.iad.default"),
     "oci:Core/subnet:Subnet": _with_id("subnet"),
@@ -112,4 +122,5 @@ CALLS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "oci:ContainerEngine/getClusterKubeConfig:getClusterKubeConfig": _kubeconfig,
     "oci:Core/getServices:getServices": _services,
     "oci:ContainerEngine/getNodePoolOption:getNodePoolOption": _node_pool_option,
+    "oci:Identity/getRegionSubscriptions:getRegionSubscriptions": _region_subscriptions,
 }

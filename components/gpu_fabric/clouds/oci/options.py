@@ -103,6 +103,12 @@ class OciOptions(CloudOptions):
         "cluster: 'compartment' (what oci-hpc-oke grants) or 'compute-cluster' (also "
         "matches target.resource.id to the compute cluster; narrower, unconfirmed)",
     )
+    home_region: str | None = Field(
+        default=None,
+        description="The tenancy's home region (e.g. us-ashburn-1): IAM policies are written "
+        "there (oci-hpc-oke's `provider = oci.home`); default: looked up from the tenancy "
+        "(`oci:tenancyOcid` config, or a tenancy compartment_id)",
+    )
     existing_network: OciExistingNetwork | None = None
     ssh_public_key: str | None = None
 
@@ -115,6 +121,15 @@ class OciOptions(CloudOptions):
     @classmethod
     def _image(cls, value: str | None) -> str | None:
         return _ocid(value, ("image",))
+
+    @field_validator("home_region")
+    @classmethod
+    def _home_region(cls, value: str | None) -> str | None:
+        from gpu_fabric.clouds.oci.regions import OCI_REGIONS
+
+        if value is not None and value not in OCI_REGIONS:
+            raise ValueError(f"'{value}' is not an OCI region; valid: {', '.join(OCI_REGIONS)}")
+        return value
 
     @field_validator("endpoint_allowed_cidrs")
     @classmethod
