@@ -55,7 +55,7 @@ def test_no_home_region_and_no_tenancy_is_refused_naming_the_field(spec_plan) ->
 
 
 def test_a_bad_home_region_is_refused(spec_plan) -> None:
-    with pytest.raises(SpecError, match="oci.home_region") as err:
+    with pytest.raises(SpecError, match=r"oci\.home_region") as err:
         spec_plan(_spec(home_region="us-nowhere-1"))
     assert "us-ashburn-1" in str(err.value)
 

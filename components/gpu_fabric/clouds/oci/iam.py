@@ -107,7 +107,7 @@ def home_region_of(subscriptions: Sequence[object]) -> str:
     """The region name of the home-region subscription (``is_home_region``)."""
     for sub in subscriptions:
         if getattr(sub, "is_home_region", False):
-            return str(getattr(sub, "region_name"))
+            return str(sub.region_name)
     raise HomeRegionError(
         "oci.home_region: the tenancy's region subscriptions name no home region; set "
         "oci.home_region (e.g. us-ashburn-1)"
