@@ -138,7 +138,9 @@ def test_addon_mode_skips_the_chart_but_keeps_the_policies() -> None:
     data["oci"]["network_operator"] = "addon"
     spec = load_spec(data)
     layer = build_layer(spec, describe_cluster(spec))
-    assert "network-operator" not in layer.names
+    # The add-on (created by OciGpuCluster) is the network-operator part: no chart.
+    assert layer.part("network-operator").installed_by
+    assert not layer.part("network-operator").charts
     (policy,) = _kind(layer, "SriovNetworkNodePolicy")
     assert policy["metadata"]["namespace"] == "nvidia-network-operator"
 

@@ -166,9 +166,11 @@ def test_addon_mode_installs_the_network_operator_after_the_toolkit_rollout(spec
     assert plan.depends_on(job, gpu_operator)
     assert plan.depends_on(operator, job) and plan.depends_on(operator, nfd)
     assert not plan.depends_on(gpu_operator, operator)
-    policy = next(r for r in plan.resources if r.type.endswith(":NicClusterPolicy"))
+    # No NicClusterPolicy of ours in add-on mode (issue 31): the VF policy and the NAD
+    # wait for the add-on.
+    nad = next(r for r in plan.resources if r.type.endswith(":NetworkAttachmentDefinition"))
     vf_policy = next(r for r in plan.resources if r.type.endswith(":SriovNetworkNodePolicy"))
-    assert plan.depends_on(policy, operator) and plan.depends_on(vf_policy, operator)
+    assert plan.depends_on(nad, operator) and plan.depends_on(vf_policy, operator)
 
 
 def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
@@ -179,7 +181,7 @@ def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
 
     layer = layer_of(load_spec(_addon_mode()))
     assert layer.names.index("gpu-operator") < layer.names.index("gpu-toolkit-rollout") \
-        < layer.names.index("network-operator-addon") < layer.names.index("nic-cluster-policy")
+        < layer.names.index("network-operator") < layer.names.index("rdma-vf-policies")
     part = layer.part("gpu-toolkit-rollout")
     kinds = {m["kind"]: m for m in part.manifests}
     assert set(kinds) == {"ServiceAccount", "Role", "RoleBinding", "Job"}
@@ -199,7 +201,7 @@ def test_the_toolkit_wait_job_waits_for_every_nvidia_gpu_node() -> None:
         "wait", "--for=jsonpath={.status.numberAvailable}=2",
         "daemonset/nvidia-container-toolkit-daemonset",
         "-n", "gpu-operator", "--timeout=3300s", "--cache-dir=/tmp/kube-cache"]
-    addon = layer.part("network-operator-addon")
+    addon = layer.part("network-operator")
     assert addon.after == ("gpu-toolkit-rollout",) and addon.installed_by
     assert not addon.manifests and not addon.charts
 
@@ -211,13 +213,16 @@ def test_no_toolkit_wait_without_a_toolkit_or_on_an_existing_cluster() -> None:
     data["addons"] = {"gpu_operator": {"values": {"toolkit": {"enabled": False}}}}
     layer = layer_of(load_spec(data))
     assert "gpu-toolkit-rollout" not in layer.names
-    assert layer.part("network-operator-addon").after == ("gpu-operator",)
+    assert layer.part("network-operator").after == ("gpu-operator",)
     amd_only = _addon_mode()
     amd_only["node_pools"][0]["machine_type"] = "BM.GPU.MI300X.8"
     amd_only["addons"] = {"gpu_operator": {"enabled": True}}
     assert "gpu-toolkit-rollout" not in layer_of(load_spec(amd_only)).names
     on_existing = layer_of(existing("oci", H100, oci={**_addon_mode()["oci"]}))
-    assert not {"gpu-toolkit-rollout", "network-operator-addon"} & set(on_existing.names)
+    assert "gpu-toolkit-rollout" not in on_existing.names
+    # The existing cluster's add-on: an empty part (nothing to install or wait for).
+    running = on_existing.part("network-operator")
+    assert not running.installed_by and not running.manifests and not running.charts
 
 
 def test_a_fabric_stack_without_the_addon_installer_says_so() -> None:
@@ -228,12 +233,12 @@ def test_a_fabric_stack_without_the_addon_installer_says_so() -> None:
     from gpu_fabric.spec import load_spec
 
     spec = load_spec(_addon_mode())
-    part = layer_of(spec).part("network-operator-addon")
+    part = layer_of(spec).part("network-operator")
     with pytest.raises(ValueError, match=r"FabricStackArgs\.installers needs a "
-                       r"'network-operator-addon' entry"):
+                       r"'network-operator' entry"):
         _install(part, {}, [])
     made: list[pulumi.Resource] = []
-    assert _install(part, {"network-operator-addon": lambda waits: made}, []) == []
+    assert _install(part, {"network-operator": lambda waits: made}, []) == []
 
 
 def test_chart_mode_installs_the_network_operator_after_the_toolkit_rollout(spec_plan) -> None:
@@ -262,3 +267,31 @@ def test_chart_mode_on_an_existing_cluster_waits_for_the_release_only() -> None:
     layer = layer_of(existing("oci", H100))
     assert "gpu-toolkit-rollout" not in layer.names
     assert layer.part("network-operator").after == ("gpu-operator",)
+
+
+def test_addon_mode_configures_the_addon_and_runs_no_second_policy_or_multus(spec_plan) -> None:
+    """oci-hpc-oke terraform/oke-addons.tf at 61d210a, lines 190-210: the add-on gets
+    ``sriovNetworkOperator.enabled = "true"`` and ``nicClusterPolicy.tolerations`` (its
+    own NicClusterPolicy runs Multus, CNI plugins and nv-ipam); upstream deploys no
+    NicClusterPolicy and no Multus of its own. Before issue 31 the layer added both."""
+    import json
+
+    from gpu_fabric.spec import load_spec
+
+    layer = layer_of(load_spec(_addon_mode()))
+    assert "nic-cluster-policy" not in layer.names
+    assert "multus" not in layer.names
+    assert not [m for m in layer.manifests() if m["kind"] == "NicClusterPolicy"]
+    assert layer.part("nads").after == ("network-operator",)
+    plan = spec_plan(_addon_mode())
+    operator = next(r for r in plan.by_type(ADDON)
+                    if r.inputs["addonName"] == "NvidiaNetworkOperator")
+    config = {c["key"]: c["value"] for c in operator.inputs["configurations"]}
+    assert config["sriovNetworkOperator.enabled"] == "true"
+    tolerations = json.loads(config["nicClusterPolicy.tolerations"])
+    # The reference's two tolerations are among ours.
+    assert {"key": "nvidia.com/gpu", "operator": "Exists"} in tolerations
+    assert {"key": "amd.com/gpu", "operator": "Exists"} in tolerations
+    assert not plan.by_type("kubernetes:mellanox.com/v1alpha1:NicClusterPolicy")
+    assert not [r for r in plan.by_type("kubernetes:apps/v1:DaemonSet")
+                if "multus" in r.name]

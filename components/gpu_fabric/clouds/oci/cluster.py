@@ -290,7 +290,7 @@ class OciGpuCluster(GpuCluster):
         return [nfd]
 
     def _layer_installers(self) -> Mapping[str, Installer]:
-        """Add-on mode: the layer part ``network-operator-addon`` is the OKE add-on, created
+        """Add-on mode: the layer part ``network-operator`` is the OKE add-on, created
         after the GPU Operator's toolkit rollout (components/gpu_fabric/clouds/oci/kubernetes.py
         ``addon_parts``; oci-hpc-oke terraform/oke-addons.tf orders them so)."""
         if self._operator_addon_inputs is None:

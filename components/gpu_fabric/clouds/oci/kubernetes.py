@@ -41,7 +41,10 @@ ADDON_NAMESPACE = "nvidia-network-operator"
 POOL_SELECTOR_LABEL = "gpufabric.dev/pool"
 # Add-on mode parts: the wait on the GPU Operator's toolkit and the OKE add-on after it.
 TOOLKIT_WAIT_PART = "gpu-toolkit-rollout"
-NETWORK_OPERATOR_ADDON_PART = "network-operator-addon"
+# The add-on is the Network Operator's part in add-on mode (it was named
+# "network-operator-addon" before issue 31; a part has no resources of its own, so no URN
+# changes): the NADs and the VF policies wait for it under the same name in both modes.
+NETWORK_OPERATOR_ADDON_PART = NETWORK_OPERATOR.part
 
 
 def _sriov(fabrics: Mapping[str, FabricDescription]) -> list[FabricDescription]:
@@ -62,16 +65,32 @@ def addon_defaults(
     sriov = bool(_sriov(fabrics))
     nvidia = any(f.machine.gpu.vendor is GpuVendor.NVIDIA for f in fabrics.values())
     return {
-        # The SR-IOV NAD needs Multus (and its CRD, shipped by the multus part).
-        MULTUS.key: sriov,
+        # The SR-IOV NAD needs Multus (and its CRD, shipped by the multus part). In add-on
+        # mode the NvidiaNetworkOperator add-on's own NicClusterPolicy runs Multus (and
+        # its chart ships the NAD CRD): a second Multus DaemonSet would fight it.
+        MULTUS.key: sriov and not _addon_mode(spec),
         NETWORK_OPERATOR.key: sriov,
         GPU_OPERATOR.key: nvidia,
     }
 
 
 def network_operator_addon_config() -> dict[str, str]:
-    """Configuration of the OKE NvidiaNetworkOperator add-on (oci-hpc-oke's keys)."""
-    return {"sriovNetworkOperator.enabled": "true"}
+    """Configuration of the OKE NvidiaNetworkOperator add-on (oci-hpc-oke's keys).
+
+    oci-hpc-oke (terraform/oke-addons.tf at 61d210a, lines 190-210) sets
+    ``sriovNetworkOperator.enabled`` and ``nicClusterPolicy.tolerations``: the add-on runs
+    its own NicClusterPolicy (Multus, CNI plugins, nv-ipam), whose DaemonSets tolerate
+    only ``nvidia.com/gpu`` by default. It is configured here, never replaced: the
+    operator reconciles one policy named ``nic-cluster-policy``. Our tolerations cover
+    every GPU taint this project sets (fabric/taints.py).
+    """
+    import json
+
+    return {
+        "nicClusterPolicy.tolerations": json.dumps(daemonset_tolerations(),
+                                                   separators=(",", ":")),
+        "sriovNetworkOperator.enabled": "true",
+    }
 
 
 def chart_values(
@@ -117,8 +136,13 @@ def parts(
     ns = operator_namespace(spec, addons)
     out: list[Part] = []
     after: tuple[str, ...] = ()
-    if _addon_mode(spec) and spec.existing is None:
-        out += addon_parts(spec, fabrics, addons)
+    if _addon_mode(spec):
+        if spec.existing is None:
+            out += addon_parts(spec, fabrics, addons)
+        else:
+            # The cluster's own add-on runs already: nothing to install or wait for.
+            out.append(Part(NETWORK_OPERATOR_ADDON_PART, description="NVIDIA Network "
+                            "Operator: the existing cluster's NvidiaNetworkOperator add-on"))
         after = (NETWORK_OPERATOR_ADDON_PART,)
     if not sriov:
         return out
@@ -142,11 +166,13 @@ def parts(
             description="NVIDIA Network Operator (chart) with the SR-IOV network operator",
         ))
         after = (NETWORK_OPERATOR.part,)
-    version = addons[NETWORK_OPERATOR.key].chart().version
-    out.append(Part(
-        "nic-cluster-policy", (nic_cluster_policy(version),), after=after,
-        description="NicClusterPolicy: CNI plugins and nv-ipam for the SR-IOV VFs",
-    ))
+    if not _addon_mode(spec):
+        # Add-on mode: the add-on's own NicClusterPolicy (network_operator_addon_config).
+        version = addons[NETWORK_OPERATOR.key].chart().version
+        out.append(Part(
+            "nic-cluster-policy", (nic_cluster_policy(version),), after=after,
+            description="NicClusterPolicy: CNI plugins and nv-ipam for the SR-IOV VFs",
+        ))
     objects: list[Manifest] = [vf_policy(f, ns) for f in sriov]
     objects.append(ip_pool(spec, sriov, ns))
     out.append(Part(
