@@ -11,6 +11,7 @@ creates it as its own child, a program that uses the pool block alone calls
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pulumi
 from pulumi_oci import identity
@@ -103,7 +104,7 @@ def lookup_tenancy(compartment_id: str, configured: str | None) -> str:
     )])
 
 
-def home_region_of(subscriptions: Sequence[object]) -> str:
+def home_region_of(subscriptions: Sequence[Any]) -> str:
     """The region name of the home-region subscription (``is_home_region``)."""
     for sub in subscriptions:
         if getattr(sub, "is_home_region", False):
