@@ -71,10 +71,35 @@ MASK_HOST_IMEX = [
 ]
 
 
+# oci-hpc-oke files/oke-ubuntu-cloud-init.sh at 61d210a: `run_with_retry` tries
+# `oke bootstrap` 20 times, 15 s apart (lines 19-41), after waiting for the instance
+# principal's certificate in IMDS (line 89); a one-off failure would leave the node
+# unregistered.
+BOOTSTRAP_ATTEMPTS = 20
+BOOTSTRAP_INTERVAL_SECONDS = 15
+IMDS_CERT = "http://169.254.169.254/opc/v2/identity/cert.pem"
+IMDS_OKE_INIT = "http://169.254.169.254/opc/v2/instance/metadata/oke_init_script"
+# CRI-O's short-name mode is left enforcing by OKE images for Kubernetes >= 1.34;
+# upstream writes this drop-in (configure_crio_defaults, lines 43-55), or pods with
+# unqualified images (pytorch/pytorch) fail to pull.
+CRIO_SHORT_NAME_FILE = "/etc/crio/crio.conf.d/11-default.conf"
+CRIO_SHORT_NAME_CONF = '[crio.image]\nshort_name_mode = "disabled"\n'
+
+
+def crio_short_names_off(kubernetes_version: str) -> bool:
+    """True from Kubernetes 1.34 (upstream's ``version_ge "$version" "v1.34"``)."""
+    major, minor = (int(x) for x in kubernetes_version.lstrip("v").split(".")[:2])
+    return (major, minor) >= (1, 34)
+
+
 def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
                      mask_imex: bool = False) -> str:
-    """The node bootstrap oci-hpc-oke runs on RDMA nodes, as a shell script; ``mask_imex``
-    (multi-node NVLink shapes) first stops the host's IMEX service for the DRA driver's.
+    """The node bootstrap oci-hpc-oke runs (files/oke-ubuntu-cloud-init.sh), as a shell
+    script: Ubuntu images install the OKE node package when they lack ``oke``; Oracle
+    Linux images (the OKE GPU images non-RDMA pools boot) run ``oke`` or OKE's
+    ``oke_init_script`` from IMDS. Either way with retries, after the certificate wait;
+    ``mask_imex`` (multi-node NVLink shapes) first stops the host's IMEX service for the
+    DRA driver's.
 
     It runs as root on every GPU node, so no value reaches it unchecked: each taint
     is checked as the API server checks it and the kubelet argument is one quoted
@@ -95,19 +120,45 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
     remote = OKE_APT_REPO.format(minor=minor)
     return "\n".join([
         "set -eu",
+        "run_with_retry() {",
+        "  attempt=1",
+        f'  while [ "$attempt" -le {BOOTSTRAP_ATTEMPTS} ]; do',
+        '    if "$@"; then return 0; fi',
+        f'    if [ "$attempt" -lt {BOOTSTRAP_ATTEMPTS} ]; then sleep {BOOTSTRAP_INTERVAL_SECONDS}; fi',
+        "    attempt=$((attempt + 1))",
+        "  done",
+        f'  echo "$* failed after {BOOTSTRAP_ATTEMPTS} attempts" >&2',
+        "  return 1",
+        "}",
+        f'until curl -fsSL -H "Authorization: Bearer Oracle" {IMDS_CERT} '
+        '| grep -q "BEGIN CERTIFICATE"; do sleep 2; done',
         *(MASK_HOST_IMEX if mask_imex else []),
         ". /etc/os-release",
-        'if [ "$ID" = ubuntu ]; then systemctl restart systemd-networkd; fi',
-        "if ! command -v oke >/dev/null 2>&1; then",
-        f'  repo="{remote}"',
-        f'  if [ -d "{local}/dists" ]; then repo="file://{local}"; fi',
-        '  printf "Enabled: yes\\nTypes: deb\\nURIs: %s\\nSuites: stable\\n'
+        'case "$ID" in',
+        "ubuntu)",
+        "  systemctl restart systemd-networkd",
+        "  if ! command -v oke >/dev/null 2>&1; then",
+        f'    repo="{remote}"',
+        f'    if [ -d "{local}/dists" ]; then repo="file://{local}"; fi',
+        '    printf "Enabled: yes\\nTypes: deb\\nURIs: %s\\nSuites: stable\\n'
         'Components: main\\nTrusted: yes\\n" "$repo"'
         " > /etc/apt/sources.list.d/oke-node-client.sources",
-        "  apt-get -y update || true",
-        f"  apt-get -y install oci-oke-node-all-{version}",
-        "fi",
-        f"oke bootstrap{args}",
+        "    apt-get -y update || true",
+        f"    apt-get -y install oci-oke-node-all-{version}",
+        "  fi",
+        f"  run_with_retry oke bootstrap{args}",
+        "  ;;",
+        "ol)",
+        "  if command -v oke >/dev/null 2>&1; then",
+        f"    run_with_retry oke bootstrap{args}",
+        "  else",
+        f'    curl --fail -H "Authorization: Bearer Oracle" -L0 {IMDS_OKE_INIT} '
+        "| base64 --decode > /var/run/oke-init.sh",
+        f"    run_with_retry bash /var/run/oke-init.sh{args}",
+        "  fi",
+        "  ;;",
+        '*) echo "unsupported OS for the OKE bootstrap: $ID" >&2; exit 1 ;;',
+        "esac",
         "",
     ])
 
@@ -118,10 +169,13 @@ def taint_user_data(taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.
     node package is installed when the image lacks it, and the node registers with its
     taints (OKE pools have no taint field)."""
     script = bootstrap_script(taints, kubernetes_version, mask_imex)
+    crio = [{"path": CRIO_SHORT_NAME_FILE, "owner": "root:root", "permissions": "0644",
+             "content": CRIO_SHORT_NAME_CONF}] if crio_short_names_off(kubernetes_version) else []
     cloud_config = {
         "write_files": [
             {"path": "/etc/systemd/networkd.conf", "owner": "root:root",
              "permissions": "0644", "content": NETWORKD_CONF},
+            *crio,
             {"path": "/var/run/gpufabric-oke-bootstrap.sh", "owner": "root:root",
              "permissions": "0755", "content": script},
         ],
