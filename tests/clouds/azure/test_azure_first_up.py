@@ -188,3 +188,19 @@ def test_dra_on_an_amd_pool_is_refused_at_validate_time() -> None:
         "is the NVIDIA DRA driver (DeviceClass gpu.nvidia.com), which publishes no AMD GPU, and "
         "AMD's driver (DeviceClass gpu.amd.com) is not installed on AKS; valid for this "
         "pool: fabric.mode auto or device-plugin")
+
+
+def test_dra_driver_looks_for_the_gpu_operators_driver_container() -> None:
+    """NVIDIA/k8s-dra-driver-gpu v25.12.0 deployments/helm/nvidia-dra-driver-gpu/values.yaml
+    lines 19-23: "If the NVIDIA GPU driver is managed using the NVIDIA GPU Driver Container,
+    this is typically /run/nvidia/driver. For driver installed directly on a host, a value of
+    `/` is used." AKS pools leave the driver to the GPU Operator by default (gpu_profile
+    None); before issue 31 the DRA driver got "/" and GPU claims stayed Pending."""
+    spec = load_spec(spec_dict("azure", fabric={"mode": "dra"}))
+    (release,) = [c for c in layer_of(spec).charts() if c.chart.name == "nvidia-dra-driver-gpu"]
+    assert release.values["nvidiaDriverRoot"] == "/run/nvidia/driver"
+    host = spec_dict("azure", fabric={"mode": "dra"},
+                     addons={"gpu_operator": {"values": {"driver": {"enabled": False}}}})
+    (release,) = [c for c in layer_of(load_spec(host)).charts()
+                  if c.chart.name == "nvidia-dra-driver-gpu"]
+    assert release.values["nvidiaDriverRoot"] == "/"
