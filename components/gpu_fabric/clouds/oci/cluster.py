@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 from pulumi_oci import containerengine, identity
 
-from gpu_fabric.catalog import Cloud
+from gpu_fabric.catalog import Cloud, GpuVendor
 from gpu_fabric.clouds.oci import addressing
 from gpu_fabric.clouds.oci.blocks import (
     OciFabricNetwork,
@@ -158,6 +158,7 @@ class OciGpuCluster(GpuCluster):
 
         ready: list[pulumi.Resource] = [system_pool]
         ready += self._addons(options, cluster, system_pool)
+        self._amd_gpu_plugin(cluster, system_pool)
 
         kubeconfig = containerengine.get_cluster_kube_config_output(
             cluster_id=cluster.id,
@@ -288,6 +289,25 @@ class OciGpuCluster(GpuCluster):
         )
         self._operator_addon_inputs = (cluster, nfd)
         return [nfd]
+
+    def _amd_gpu_plugin(
+        self, cluster: containerengine.Cluster, system_pool: containerengine.NodePool
+    ) -> containerengine.Addon | None:
+        """``<name>-amd-gpu-plugin``: OKE's AmdGpuPlugin add-on, the AMD device plugin that
+        publishes ``amd.com/gpu`` on BM.GPU.MI300X.8 nodes (whose image carries the amdgpu
+        driver). oci-hpc-oke terraform/oke-addons.tf at 61d210a, lines 121-125 and 339-349:
+        ``addon_name = "AmdGpuPlugin"`` whenever a worker shape is an AMD GPU shape. Like
+        upstream, no add-on version is set: OKE serves its current one."""
+        if not any(p.machine.gpu.vendor is GpuVendor.AMD for p in self.spec.node_pools):
+            return None
+        return containerengine.Addon(
+            f"{self.name}-amd-gpu-plugin",
+            addon_name="AmdGpuPlugin",
+            cluster_id=cluster.id,
+            override_existing=True,
+            remove_addon_resources_on_delete=True,
+            opts=self.child_opts(depends_on=[system_pool]),
+        )
 
     def _layer_installers(self) -> Mapping[str, Installer]:
         """Add-on mode: the layer part ``network-operator`` is the OKE add-on, created
