@@ -10,7 +10,9 @@ from gpu_fabric.fabric.description import (
     FABRIC_LABEL,
     GPU_PRESENT_LABEL,
     POOL_LABEL,
+    DevicePlugin,
     DraClasses,
+    FabricDescription,
     Taint,
 )
 from gpu_fabric.fabric.problems import refuse
@@ -133,3 +135,24 @@ def dra_classes(
         managed_nics=managed_nics,
         rails_by_ifname=rails_by_ifname and not managed_nics,
     )
+
+
+# Kubelet Topology Manager policy for pools whose pods take a share of the node's VFs
+# (SR-IOV, one VF per GPU). Without one, the kubelet picks VFs with no regard to the GPUs
+# the pod holds: a 4-GPU pod on ND H100 v5 / BM.GPU.H100.8 can get GPUs on one NUMA node
+# and VFs on the other, and NCCL then crosses the inter-socket link. "restricted"
+# (kubernetes.io/docs/tasks/administer-cluster/topology-manager: "Topology Manager
+# policies") admits a pod only with the narrowest NUMA alignment its device plugins'
+# hints allow: partial-node pods get GPUs and VFs of the same NUMA node(s), whole-node
+# pods (all NUMA nodes are the narrowest fit) are admitted as before. A pod that cannot
+# be aligned is rejected (TopologyAffinityError) instead of running misaligned.
+VF_TOPOLOGY_POLICY = "restricted"
+
+
+def vf_topology_policy(fabric: FabricDescription) -> str | None:
+    """The Topology Manager policy a pool needs: :data:`VF_TOPOLOGY_POLICY` when pods
+    take VFs per GPU, else None (the kubelet's default, ``none``)."""
+    if fabric.device_plugin is DevicePlugin.SRIOV and fabric.pooled_scaling == "per_gpu" \
+            and fabric.pooled_resources:
+        return VF_TOPOLOGY_POLICY
+    return None

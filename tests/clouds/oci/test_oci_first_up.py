@@ -100,8 +100,9 @@ def test_rdma_nodes_bootstrap_like_the_reference(stack_plan) -> None:
     assert "apt-get -y install oci-oke-node-all-1.34.1" in script
     assert "if ! command -v oke" in script
     assert "systemctl restart systemd-networkd" in script
-    taints = "'--register-with-taints=nvidia.com/gpu=present:NoSchedule'"
-    assert f"--kubelet-extra-args {taints}" in script
+    flags = ("'--register-with-taints=nvidia.com/gpu=present:NoSchedule "
+             "--topology-manager-policy=restricted'")
+    assert f"--kubelet-extra-args {flags}" in script
 
 
 def test_max_pods_per_node_is_set(stack_plan) -> None:

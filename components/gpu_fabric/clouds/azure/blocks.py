@@ -37,6 +37,7 @@ from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.azure.layout import NetworkLayout, pool_layout
 from gpu_fabric.clouds.azure.network import VnetInfo, create_vnet
 from gpu_fabric.clouds.blocks import ExistingCluster, moved_child_opts
+from gpu_fabric.fabric.derive import vf_topology_policy
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.spec import GpuNodePoolSpec
 
@@ -158,6 +159,8 @@ class AzureNdAgentPool(pulumi.ComponentResource):
         )
         nvidia = machine.gpu.vendor is GpuVendor.NVIDIA
         autoscale = spec.min_nodes is not None
+        # SR-IOV (one IB VF per GPU): align a pod's VFs with its GPUs (fabric/derive.py).
+        topology = vf_topology_policy(args.fabric)
         self.agent_pool = containerservice.AgentPool(
             f"{args.name_prefix}-pool-{pool.name}",
             agent_pool_name=pool.name,
@@ -178,6 +181,8 @@ class AzureNdAgentPool(pulumi.ComponentResource):
             ) if nvidia else None,
             node_taints=_taints(args.fabric),
             node_labels=dict(args.fabric.node_labels),
+            kubelet_config=containerservice.KubeletConfigArgs(
+                topology_manager_policy=topology) if topology else None,
             vnet_subnet_id=args.node_subnet_id,
             pod_subnet_id=args.pod_subnet_id,
             availability_zones=list(pool.zones) or None,

@@ -43,6 +43,7 @@ from gpu_fabric.clouds.oci.addressing import AddressPlan
 from gpu_fabric.clouds.oci.network import NetworkIds, OkeNetwork
 from gpu_fabric.clouds.oci.nodepool import pod_network, taint_user_data
 from gpu_fabric.clouds.oci.options import oke_version
+from gpu_fabric.fabric.derive import vf_topology_policy
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.kube_version import KubeVersion
 from gpu_fabric.spec import GpuNodePoolSpec
@@ -222,7 +223,8 @@ class OciGpuNodePool(pulumi.ComponentResource):
             ],
             node_metadata={"user_data": taint_user_data(
                 args.fabric.taints, args.kubernetes_version,
-                mask_imex=args.fabric.machine.nvlink_domain is not None)},
+                mask_imex=args.fabric.machine.nvlink_domain is not None,
+                topology_policy=vf_topology_policy(args.fabric))},
             ssh_public_key=args.ssh_public_key,
             freeform_tags=dict(args.tags),
             opts=child(depends_on=args.depends_on),

@@ -92,20 +92,23 @@ def crio_short_names_off(kubernetes_version: str) -> bool:
     return (major, minor) >= (1, 34)
 
 
-def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
-                     mask_imex: bool = False) -> str:
+def bootstrap_script(
+    taints: tuple[Taint, ...], kubernetes_version: str, mask_imex: bool = False,
+    topology_policy: str | None = None,
+) -> str:
     """The node bootstrap oci-hpc-oke runs (files/oke-ubuntu-cloud-init.sh), as a shell
     script: Ubuntu images install the OKE node package when they lack ``oke``; Oracle
     Linux images (the OKE GPU images non-RDMA pools boot) run ``oke`` or OKE's
     ``oke_init_script`` from IMDS. Either way with retries, after the certificate wait;
     ``mask_imex`` (multi-node NVLink shapes) first stops the host's IMEX service for the
-    DRA driver's.
+    DRA driver's; ``topology_policy`` goes to the kubelet (VF pools, fabric/derive.py
+    vf_topology_policy).
 
     It runs as root on every GPU node, so no value reaches it unchecked: each taint
     is checked as the API server checks it and the kubelet argument is one quoted
     shell word; the version is a Kubernetes version of ASCII digits (issue 34).
     """
-    args = ""
+    flags = []
     if taints:
         for t in taints:
             problem = label_key(t.key) or label_value(t.value)
@@ -113,7 +116,11 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
                 raise ValueError(f"taint {t.key}={t.value}:{t.effect} may not reach the node "
                                  f"bootstrap script: {problem or 'unknown effect'}")
         spec = ",".join(f"{t.key}={t.value}:{t.effect}" for t in taints)
-        args = f" --kubelet-extra-args {shell_quote(f'--register-with-taints={spec}')}"
+        flags.append(f"--register-with-taints={spec}")
+    if topology_policy:
+        # VF pools: align each pod's VFs with its GPUs (fabric/derive.py vf_topology_policy).
+        flags.append(f"--topology-manager-policy={topology_policy}")
+    args = f" --kubelet-extra-args {shell_quote(' '.join(flags))}" if flags else ""
     version = str(KubeVersion.parse(kubernetes_version)).lstrip("v")
     minor = ".".join(version.split(".")[:2])
     local = OKE_LOCAL_REPO.format(minor=minor)
@@ -164,12 +171,14 @@ def bootstrap_script(taints: tuple[Taint, ...], kubernetes_version: str,
     ])
 
 
-def taint_user_data(taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.1",
-                    mask_imex: bool = False) -> str:
+def taint_user_data(
+    taints: tuple[Taint, ...], kubernetes_version: str = "v1.34.1", mask_imex: bool = False,
+    topology_policy: str | None = None,
+) -> str:
     """cloud-init (base64) for RDMA nodes: networkd leaves foreign routes alone, the OKE
     node package is installed when the image lacks it, and the node registers with its
     taints (OKE pools have no taint field)."""
-    script = bootstrap_script(taints, kubernetes_version, mask_imex)
+    script = bootstrap_script(taints, kubernetes_version, mask_imex, topology_policy)
     crio = [{"path": CRIO_SHORT_NAME_FILE, "owner": "root:root", "permissions": "0644",
              "content": CRIO_SHORT_NAME_CONF}] if crio_short_names_off(kubernetes_version) else []
     cloud_config = {
