@@ -62,6 +62,22 @@ NETWORK_CONTRIBUTOR = "4d97b98b-1d4f-4787-a291-c67834d212e7"
 AKS_RBAC_CLUSTER_ADMIN = "b1ff04bb-8a4e-4dc4-8eb5-8693973ce19b"
 
 
+# AKS planned maintenance: the node OS channel's schedule has this fixed config name.
+NODE_OS_SCHEDULE = "aksManagedNodeOSUpgradeSchedule"
+WINDOWED_CHANNELS = ("SecurityPatch", "NodeImage")
+
+
+def node_os_channel(spec: ClusterSpec) -> str:
+    """The node OS upgrade channel: ``azure.node_os_upgrade_channel``, else NodeImage with
+    ``kubernetes.auto_upgrade`` and SecurityPatch without. Before issue 31 it was ``None``
+    without auto_upgrade: nodes never got OS patches (AKS's own default is NodeImage since
+    API 2023-06-01, learn.microsoft.com/azure/aks/auto-upgrade-node-os-image)."""
+    options: AzureOptions | None = spec.options
+    if options is not None and options.node_os_upgrade_channel is not None:
+        return options.node_os_upgrade_channel
+    return "NodeImage" if spec.kubernetes.auto_upgrade else "SecurityPatch"
+
+
 def _kms(enc: SecretsEncryptionSpec | None) -> Any:
     """AKS KMS etcd encryption with the spec's Key Vault key (public or private vault)."""
     if enc is None:
@@ -116,6 +132,7 @@ class AzureGpuCluster(GpuCluster):
         vnet = self._network(layout, group, location, tags)
         feature_gate = infiniband_feature(n, layout.feature_mode, layout.feature_state, self)
         cluster = self._managed_cluster(layout, group, location, tags, vnet)
+        self._node_os_window(group, cluster)
         access = self._subnet_access(cluster, vnet)
         admin = self._deployer_admin(cluster)
 
@@ -255,11 +272,40 @@ class AzureGpuCluster(GpuCluster):
             ),
             auto_upgrade_profile=containerservice.ManagedClusterAutoUpgradeProfileArgs(
                 upgrade_channel="patch" if auto else "none",
-                node_os_upgrade_channel="NodeImage" if auto else "None",
+                node_os_upgrade_channel=node_os_channel(spec),
             ),
             tags=tags,
             # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
             opts=self.child_opts(depends_on=vnet.subnets, delete_before_replace=True),
+        )
+
+    def _node_os_window(
+        self, group: pulumi.Input[str], cluster: containerservice.ManagedCluster
+    ) -> containerservice.MaintenanceConfiguration | None:
+        """``<n>-node-os-window``: when AKS may apply node OS updates (SecurityPatch /
+        NodeImage channels reimage or patch nodes; GPU jobs should not meet that at noon).
+        AKS's config name for it is ``aksManagedNodeOSUpgradeSchedule``
+        (learn.microsoft.com/azure/aks/planned-maintenance)."""
+        if node_os_channel(self.spec) not in WINDOWED_CHANNELS:
+            return None
+        options: AzureOptions | None = self.spec.options
+        assert options is not None
+        window = options.node_os_maintenance_window
+        return containerservice.MaintenanceConfiguration(
+            f"{self.name}-node-os-window",
+            config_name=NODE_OS_SCHEDULE,
+            resource_group_name=group,
+            resource_name_=cluster.name,
+            maintenance_window=containerservice.MaintenanceWindowArgs(
+                schedule=containerservice.ScheduleArgs(
+                    weekly=containerservice.WeeklyScheduleArgs(
+                        day_of_week=window.day_of_week, interval_weeks=1),
+                ),
+                duration_hours=window.duration_hours,
+                start_time=window.start_time,
+                utc_offset=window.utc_offset,
+            ),
+            opts=self.child_opts(),
         )
 
     def _deployer_admin(

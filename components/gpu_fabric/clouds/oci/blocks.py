@@ -53,6 +53,8 @@ __all__ = ["NetworkIds", "OciFabricNetwork", "OciFabricNetworkArgs", "OciGpuNode
 
 NETWORK_TYPE = "gpufabric:oci:FabricNetwork"
 NODE_POOL_TYPE = "gpufabric:oci:GpuNodePool"
+# The node pool input a looked-up image lives in (Pulumi property path).
+PINNED_IMAGE = ["nodeSourceDetails.imageId"]
 # OKE node pools take the full version with its "v" (containerengine.NodePool
 # kubernetes_version, e.g. v1.34.1; gpu_fabric.clouds.oci.options.oke_version).
 OKE_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
@@ -143,6 +145,10 @@ class OciGpuNodePoolArgs:
     image_id: pulumi.Input[str]
     """OCID of the node image. RDMA shapes boot custom images only: one with DOCA-OFED
     and the NVIDIA driver (the oci-hpc-oke GPU images)."""
+    pin_image: bool = False
+    """True when ``image_id`` is a lookup of the newest OKE image: the pool keeps the
+    image it was created with (``ignore_changes`` on it), so an OKE image release shows
+    no diff; set an image OCID to move on."""
     cni: str = "npn"
     """The cluster's CNI: ``npn`` (VCN-native pods, needs ``pod_subnet_id``) or
     ``flannel``."""
@@ -227,7 +233,8 @@ class OciGpuNodePool(pulumi.ComponentResource):
                 topology_policy=vf_topology_policy(args.fabric))},
             ssh_public_key=args.ssh_public_key,
             freeform_tags=dict(args.tags),
-            opts=child(depends_on=args.depends_on),
+            opts=child(depends_on=args.depends_on, ignore_changes=PINNED_IMAGE
+                       if args.pin_image else None),
         )
         self.register_outputs({
             "node_pool_id": self.node_pool.id,
