@@ -46,3 +46,14 @@ def test_aks_mi300x_is_refused_with_the_reason(spec_plan) -> None:
     for needed in ("amdgpu driver DaemonSet", "cert-manager v1.15.1",
                    "AMD GPU Operator v1.4.1", "amd.com/gpu", "Standard_ND96isr_H100_v5"):
         assert needed in problem.message, needed
+
+
+def test_aks_mi300x_is_refused_by_validate_too() -> None:
+    from gpu_fabric.preflight import check_spec
+    from gpu_fabric.spec import load_spec
+
+    data = spec_dict("azure")
+    data["node_pools"][0]["machine_type"] = "Standard_ND96isr_MI300X_v5"
+    with pytest.raises(SpecError) as err:
+        check_spec(load_spec(data))
+    assert [p.path for p in err.value.problems] == ["node_pools[0].machine_type"]

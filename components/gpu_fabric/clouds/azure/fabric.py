@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpu_fabric.catalog import Cloud, GpuVendor, machines
 from gpu_fabric.clouds.azure.provider import PROVIDER
 from gpu_fabric.clouds.azure.topology import TOPOLOGY_KEY, config_map_name
 from gpu_fabric.fabric.derive import (
@@ -39,34 +38,6 @@ DRANET_PROVIDER_HINT = "AZURE"
 def topology_config_map(topology: str) -> str:
     """Name of the ConfigMap holding a VM family's NCCL topology file."""
     return config_map_name(topology)
-
-
-# What Azure/aks-rdma-infiniband (tests/setup-infra/deploy-aks.sh at 700dabb, lines 26-27
-# and 215-290) installs for ND MI300X v5 and this library does not: the amdgpu driver
-# DaemonSet (configs/amd-driver-installer/), cert-manager v1.15.1 and the ROCm AMD GPU
-# Operator v1.4.1 with its DeviceConfig (configs/amd-device-config/deviceconfig.yaml).
-AMD_STACK = ("the amdgpu driver DaemonSet, cert-manager v1.15.1 and the AMD GPU Operator "
-             "v1.4.1 with a DeviceConfig (Azure/aks-rdma-infiniband "
-             "tests/setup-infra/deploy-aks.sh)")
-
-
-def refuse_amd_on_aks(spec: ClusterSpec, pool: GpuNodePoolSpec) -> None:
-    """Refuse AMD GPU pools (ND MI300X v5): AKS ships no amdgpu driver and this library
-    does not install the AMD stack, so ``amd.com/gpu`` would never appear on the nodes
-    and every GPU pod would stay Pending while ``pulumi up`` reports success."""
-    if pool.machine.gpu.vendor is GpuVendor.NVIDIA:
-        return
-    index = spec.node_pools.index(pool)
-    nvidia = ", ".join(m.name for m in machines(Cloud.AZURE, fabric_only=True)
-                       if m.gpu.vendor is GpuVendor.NVIDIA)
-    refuse(
-        f"node_pools[{index}].machine_type",
-        f"pool '{pool.name}' has {pool.machine.gpu.vendor.name} {pool.machine.gpu.model} GPUs; "
-        f"AKS installs no driver for them and this library does not install {AMD_STACK}, "
-        "so amd.com/gpu would never appear and GPU pods would stay Pending; valid on AKS: "
-        f"an NVIDIA ND size ({nvidia})",
-        pool.machine_type,
-    )
 
 
 def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
@@ -99,7 +70,6 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     dra = mode == "dra"
     if dra:
         refuse_amd_gpu_dra(spec, pool, "AKS", "auto or device-plugin")
-    refuse_amd_on_aks(spec, pool)
     return FabricDescription(
         cloud=spec.cloud,
         pool=pool.name,

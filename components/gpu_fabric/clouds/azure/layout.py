@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from gpu_fabric.catalog import GpuVendor, Machine
+from gpu_fabric.catalog import Cloud, GpuVendor, Machine, machines
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -91,6 +91,36 @@ class AzureLayout:
         return self.feature_mode == "check" and self.feature_state != "any"
 
 
+# What Azure/aks-rdma-infiniband (tests/setup-infra/deploy-aks.sh at 700dabb, lines 26-27
+# and 215-290) installs for ND MI300X v5 and this library does not: the amdgpu driver
+# DaemonSet (configs/amd-driver-installer/), cert-manager v1.15.1 and the ROCm AMD GPU
+# Operator v1.4.1 with its DeviceConfig (configs/amd-device-config/deviceconfig.yaml).
+AMD_STACK = ("the amdgpu driver DaemonSet, cert-manager v1.15.1 and the AMD GPU Operator "
+             "v1.4.1 with a DeviceConfig (Azure/aks-rdma-infiniband "
+             "tests/setup-infra/deploy-aks.sh)")
+
+
+def refuse_amd_on_aks(spec: ClusterSpec, pool: GpuNodePoolSpec) -> None:
+    """Refuse AMD GPU pools (ND MI300X v5) on a cluster this library creates: AKS ships no
+    amdgpu driver and this library does not install the AMD stack, so ``amd.com/gpu``
+    would never appear on the nodes and every GPU pod would stay Pending while ``pulumi
+    up`` reports success. (On your own cluster, with the pool block, the AMD stack is
+    yours to install.)"""
+    if pool.machine.gpu.vendor is GpuVendor.NVIDIA:
+        return
+    index = spec.node_pools.index(pool)
+    nvidia = ", ".join(m.name for m in machines(Cloud.AZURE, fabric_only=True)
+                       if m.gpu.vendor is GpuVendor.NVIDIA)
+    refuse(
+        f"node_pools[{index}].machine_type",
+        f"pool '{pool.name}' has {pool.machine.gpu.vendor.name} {pool.machine.gpu.model} GPUs; "
+        f"AKS installs no driver for them and this library does not install {AMD_STACK}, "
+        "so amd.com/gpu would never appear and GPU pods would stay Pending; valid on AKS: "
+        f"an NVIDIA ND size ({nvidia})",
+        pool.machine_type,
+    )
+
+
 def plan_layout(
     spec: ClusterSpec, fabrics: dict[str, FabricDescription], operator_driver: bool
 ) -> AzureLayout:
@@ -102,6 +132,7 @@ def plan_layout(
         if pool.name == SYSTEM_POOL:
             refuse(f"node_pools[{i}].name",
                    f"'{SYSTEM_POOL}' is the AKS system pool's name; choose another", pool.name)
+        refuse_amd_on_aks(spec, pool)
     return AzureLayout(
         resource_group=options.resource_group or f"{spec.name}-rg",
         create_resource_group=options.resource_group is None,
