@@ -121,6 +121,7 @@ AZURE_TOPOLOGIES: Mapping[str, PciTopology] = MappingProxyType({
                 _sw("ffff:ff:08.0", ("000c:00:00.0", "0108:00:00.0")),
             )),
         ),
+        bridge_ids=True,  # ndv5-topo.xml lines 3, 7, ... (vendor="0x0000" device=...)
     ),
 })
 

@@ -297,6 +297,8 @@ class PciTopology:
     link_speed: str
     link_width: int
     numa_nodes: tuple[NumaNode, ...]
+    # The vendor's file gives its virtual bridges placeholder PCI ids (0x0000).
+    bridge_ids: bool = False
 
     @property
     def gpu_busids(self) -> tuple[str, ...]:

@@ -20,6 +20,11 @@ TOPOLOGY_KEY = "topo.xml"
 GPU_CLASS = "0x030200"  # 3D controller
 IB_CLASS = "0x020700"  # InfiniBand controller
 BRIDGE_CLASS = "0x060400"  # PCI bridge
+# Azure's files give the virtual bridges placeholder ids (Azure/azhpc-images 8e9d055
+# topology/ndv5-topo.xml line 3). NCCL reads an absent id as 0 too (topo.cc
+# ncclTopoAddPci: `if (str)`), so this only makes the file byte-equal to Azure's.
+BRIDGE_IDS = {"vendor": "0x0000", "device": "0x0000", "subsystem_vendor": "0x0000",
+              "subsystem_device": "0x0000"}
 
 
 def topology(name: str) -> PciTopology:
@@ -44,7 +49,8 @@ def topology_xml(name: str) -> str:
                      vendor=topo.cpu_vendor, familyid=topo.cpu_family, modelid=topo.cpu_model)
         lines.append(f"  <cpu {cpu}>")
         for switch in node.switches:
-            bridge = _attrs(busid=switch.busid, **{"class": BRIDGE_CLASS}, **link)
+            bridge = _attrs(busid=switch.busid, **{"class": BRIDGE_CLASS}, **link,
+                            **(BRIDGE_IDS if topo.bridge_ids else {}))
             lines.append(f"    <pci {bridge}>")
             for gpu, hca in switch.pairs:
                 lines.append(f"      <pci {_attrs(busid=gpu, **{'class': GPU_CLASS}, **link)}/>")
