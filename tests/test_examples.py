@@ -208,8 +208,11 @@ def test_rdma_pool_joins_an_existing_oke_cluster_and_subnets() -> None:
         "availability-domain": "Uocm:US-ASHBURN-AD-2",
         "worker-subnet-id": "ocid1.subnet.oc1.iad.workers",
         "pod-subnet-id": "ocid1.subnet.oc1.iad.pods", "image-id": "ocid1.image.oc1.iad.rdma",
-        "kubeconfig": "apiVersion: v1\nkind: Config\n",
+        "kubeconfig": "apiVersion: v1\nkind: Config\n", "home-region": "us-phoenix-1",
     }, secret_keys=["kubeconfig"])
+    # IAM in the home region (oci-hpc-oke terraform/iam.tf at 61d210a: provider = oci.home).
+    assert plan.one("pulumi:providers:oci", "train-home").inputs["region"] == "us-phoenix-1"
+    assert "::train-home::" in str(plan.one("oci:Identity/policy:Policy").provider)
     # Nothing of the team's own: no VCN, subnet, gateway, security list, cluster, system pool.
     assert not [r for r in plan.resources if r.type.startswith("oci:Core/")
                 and r.type != "oci:Core/computeCluster:ComputeCluster"]

@@ -18,11 +18,14 @@ NVIDIA driver (the oci-hpc-oke GPU images).
     pulumi config set --secret kubeconfig "$(cat ~/.kube/my-oke.yaml)"  # ce create-kubeconfig
 
 If your tenancy already grants node pools ``COMPUTE_CLUSTER_LAUNCH_INSTANCE`` in the
-compartment, drop ``launch_policy`` and the pool's ``depends_on``.
+compartment, drop ``launch_policy`` and the pool's ``depends_on``. OCI writes IAM policies
+only in the tenancy's home region, so the policy goes through a provider there
+(``pulumi config set home-region us-ashburn-1``; oci-hpc-oke's ``provider = oci.home``).
 """
 
 import pulumi
 import pulumi_kubernetes as k8s
+import pulumi_oci as oci
 
 import gpu_fabric as gf
 from gpu_fabric.oci import GpuNodePool, GpuNodePoolArgs, launch_policy, oke_version
@@ -45,7 +48,9 @@ spec = gf.load_spec({
 fabric = gf.describe_cluster(spec)[pool.name]
 
 # Compartment scope (oci-hpc-oke's statement): node-pool principals only, one permission.
-policy = launch_policy("train", "train", compartment, [], "compartment")
+home = oci.Provider("train-home", region=config.require("home-region"))
+policy = launch_policy("train", "train", compartment, [], "compartment",
+                       opts=pulumi.ResourceOptions(provider=home))
 h100 = GpuNodePool(
     "train-h100",
     GpuNodePoolArgs(
