@@ -305,7 +305,8 @@ class AzureGpuCluster(GpuCluster):
                 start_time=window.start_time,
                 utc_offset=window.utc_offset,
             ),
-            opts=self.child_opts(),
+            # The name is AKS's fixed one: a replacement must delete the old one first.
+            opts=self.child_opts(delete_before_replace=True),
         )
 
     def _deployer_admin(

@@ -41,6 +41,8 @@ PLAN_FACTS = PlanFacts(
         "azure-native:network:VirtualNetwork": ("virtualNetworkName",),
         "azure-native:network:Subnet": ("subnetName",),
         "azure-native:network:NetworkSecurityGroup": ("networkSecurityGroupName",),
+        # aksManagedNodeOSUpgradeSchedule: AKS's fixed name, one per cluster.
+        "azure-native:containerservice:MaintenanceConfiguration": ("configName",),
     },
     roles={
         "azure-native:containerservice:ManagedCluster": "cluster",
