@@ -127,6 +127,7 @@ def bootstrap_script(
     remote = OKE_APT_REPO.format(minor=minor)
     return "\n".join([
         "set -eu",
+        *(MASK_HOST_IMEX if mask_imex else []),
         "run_with_retry() {",
         "  attempt=1",
         f'  while [ "$attempt" -le {BOOTSTRAP_ATTEMPTS} ]; do',
@@ -140,7 +141,6 @@ def bootstrap_script(
         "}",
         f'until curl -fsSL -H "Authorization: Bearer Oracle" {IMDS_CERT} '
         '| grep -q "BEGIN CERTIFICATE"; do sleep 2; done',
-        *(MASK_HOST_IMEX if mask_imex else []),
         ". /etc/os-release",
         'case "$ID" in',
         "ubuntu)",
