@@ -102,9 +102,11 @@ def test_the_bootstrap_taint_argument_is_one_quoted_word() -> None:
 
     script = bootstrap_script(
         (Taint("nvidia.com/gpu", "present"), Taint("team", "a", "NoExecute")), "v1.34.1")
-    line = next(ln for ln in script.splitlines() if ln.startswith("oke bootstrap"))
+    # Issue 31: the bootstrap runs under run_with_retry (oci-hpc-oke's 20 x 15 s retries).
+    line = next(ln.strip() for ln in script.splitlines()
+                if ln.strip().startswith("run_with_retry oke bootstrap"))
     assert shlex.split(line) == [
-        "oke", "bootstrap", "--kubelet-extra-args",
+        "run_with_retry", "oke", "bootstrap", "--kubelet-extra-args",
         "--register-with-taints=nvidia.com/gpu=present:NoSchedule,team=a:NoExecute",
     ]
     assert "apt-get -y install oci-oke-node-all-1.34.1" in script
