@@ -35,11 +35,12 @@ from tests.specs import spec_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "components"  # holds the one package, gpu_fabric
-# Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL, and the
-# machine catalog every layer (clouds included) reads.
+# Layers that must never see a cloud: the Kubernetes fabric, the platform, NCCL, health
+# and the machine catalog every layer (clouds included) reads.
 CLOUD_FREE = (
     "components/gpu_fabric/fabric", "components/gpu_fabric/platform",
     "components/gpu_fabric/nccl", "components/gpu_fabric/catalog",
+    "components/gpu_fabric/health",
 )
 
 

@@ -48,7 +48,8 @@ def test_the_variants_cover_every_kind_the_project_renders() -> None:
     assert kinds == {
         "ClusterPolicy", "ClusterQueue", "ComputeDomain", "GKENetworkParamSet", "IPPool",
         "LocalQueue", "MPIJob", "Network", "NetworkAttachmentDefinition", "NicClusterPolicy",
-        "ResourceFlavor", "SriovNetworkNodePolicy", "Topology", "WorkloadPriorityClass",
+        "PrometheusRule", "ResourceFlavor", "SriovNetworkNodePolicy", "Topology",
+        "WorkloadPriorityClass",
     }
 
 

@@ -15,11 +15,12 @@ import functools
 
 from gpu_fabric.clouds.registry import PROVIDERS, provider_for
 from gpu_fabric.fabric.plugins import LayerPlugins
+from gpu_fabric.health.plugin import HealthLayer
 from gpu_fabric.platform.plugin import PlatformLayer
 
 
 @functools.cache
 def plugins() -> LayerPlugins:
-    """The cloud layers (each cloud's provider) and the platform layer above the fabric."""
+    """The cloud layers (each cloud's provider), the platform and health layers above."""
     platform = PlatformLayer(topology_levels=lambda cloud: provider_for(cloud).topology_levels)
-    return LayerPlugins(clouds=PROVIDERS, above=(platform,))
+    return LayerPlugins(clouds=PROVIDERS, above=(platform, HealthLayer()))

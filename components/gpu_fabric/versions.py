@@ -59,6 +59,15 @@ JOBSET = Chart("oci://registry.k8s.io/jobset/charts", "jobset", "0.10.1")
 KUBE_PROMETHEUS_STACK = Chart(
     "https://prometheus-community.github.io/helm-charts", "kube-prometheus-stack", "79.7.1"
 )
+# NVSentinel (GPU/NIC fault detection, cordon/drain; docs/health.md): the chart the
+# release workflow publishes to ghcr.io/nvidia (NVIDIA/NVSentinel .github/workflows/
+# release.yml + distros/kubernetes/Makefile helm-publish: chart version = the tag).
+# v1.19.0: README.md NVSENTINEL_VERSION at e002c5dc (chore(fern): register v1.19.0).
+NVSENTINEL = Chart("oci://ghcr.io/nvidia", "nvsentinel", "v1.19.0")
+# cert-manager: NVSentinel's datastore (MongoDB, TLS) needs it once fault quarantine
+# (cordon) is on; the version NVSentinel's README installs at e002c5dc ("1. Install
+# cert-manager (for TLS)": jetstack/cert-manager --version v1.19.1).
+CERT_MANAGER = Chart("https://charts.jetstack.io", "cert-manager", "v1.19.1")
 
 # -- Images -------------------------------------------------------------------
 MULTUS_THICK = Image("ghcr.io/k8snetworkplumbingwg/multus-cni", "v4.3.0-thick")
@@ -123,6 +132,16 @@ GKE_PAUSE = Image(
 HOST_TOOLS = Image(
     "ubuntu", "24.04",
     "sha256:69cecf4bbf72d2d44a9eef1b71fb98c7fb973d78af11399deccef19beb008ad9",
+)
+
+# The active fabric health check's controller (gpu_fabric.health): the Docker Official
+# python image, slim; its index digest as docker-library publishes it
+# (docker-library/repo-info repos/python/remote/3.13-slim.md at 2986dca3: PYTHON_VERSION
+# 3.13.14), so the script ConfigMap always runs on the same interpreter. Standard
+# library only: it talks to the API server with the ServiceAccount token.
+HEALTH_CHECK_PYTHON = Image(
+    "python", "3.13-slim",
+    "sha256:9662417aace5ae7b8e2609cce472b72a8958e134ba372808abe9cc1a0c0125e6",
 )
 
 # -- AWS (EKS) -------------------------------------------------------------------

@@ -36,7 +36,8 @@ ROOT = Path(__file__).parents[2]
 LIBRARY = ROOT / "components" / "gpu_fabric"
 
 # schema/cluster.schema.json $defs.AddonsSpec.properties, in the declaration order of
-# AddonsSpec at 50481cf (the order of ResolvedAddons and of render's layer.yaml).
+# AddonsSpec at 50481cf (the order of ResolvedAddons and of render's layer.yaml), then
+# issue 35's cert_manager and nvsentinel (the health layer's, docs/health.md).
 KEYS = [
     "multus",
     "rdma_shared_device_plugin",
@@ -53,6 +54,8 @@ KEYS = [
     "jobset",
     "mpi_operator",
     "prometheus",
+    "cert_manager",
+    "nvsentinel",
 ]
 
 # Modules of the package that define no add-on: the model, the table, the resolver.
@@ -70,6 +73,8 @@ COINCIDENCES = {
     ("fabric/manifests/multus.py", "multus"): 2,
     # kube-prometheus-stack values key, Grafana datasource type and query.
     ("platform/monitoring.py", "prometheus"): 3,
+    # kube-prometheus-stack values key prometheus.prometheusSpec (values.yaml at 79.7.1).
+    ("health/plugin.py", "prometheus"): 1,
     # tenancy.gang_scheduling: auto | kueue | none (a spec value, not the add-on).
     ("spec/tenancy.py", "kueue"): 1,
     ("platform/plugin.py", "kueue"): 1,
@@ -81,6 +86,7 @@ COINCIDENCES = {
     ("versions.py", "jobset"): 1,
     ("versions.py", "kueue"): 1,
     ("versions.py", "kyverno"): 1,
+    ("versions.py", "nvsentinel"): 1,
 }
 
 

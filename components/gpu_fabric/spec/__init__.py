@@ -42,6 +42,7 @@ from gpu_fabric.spec.cluster import (
     example_location,
 )
 from gpu_fabric.spec.fabric import AttachMode, FabricSpec
+from gpu_fabric.spec.health import HealthSpec
 from gpu_fabric.spec.loading import load_spec, problems_from_validation, spec_json_schema
 from gpu_fabric.spec.pools import (
     CapacitySpec,
@@ -71,6 +72,7 @@ __all__ = [
     "ExistingClusterSpec",
     "FabricSpec",
     "GpuNodePoolSpec",
+    "HealthSpec",
     "KubeconfigSource",
     "KubernetesSpec",
     "LocationSpec",

@@ -26,6 +26,7 @@ from gpu_fabric.spec import values
 from gpu_fabric.spec.addons import AddonsSpec
 from gpu_fabric.spec.base import Cidr, SpecModel, _ctx_cloud, _dns_label, _fail
 from gpu_fabric.spec.fabric import AttachMode, FabricSpec
+from gpu_fabric.spec.health import HealthSpec
 from gpu_fabric.spec.pools import GpuNodePoolSpec, SystemPoolSpec
 from gpu_fabric.spec.tenancy import AcceptanceSpec, TenancySpec
 
@@ -326,6 +327,7 @@ class ClusterSpecBase(SpecModel):
     addons: AddonsSpec = AddonsSpec()
     tenancy: TenancySpec = TenancySpec()
     acceptance: AcceptanceSpec = AcceptanceSpec()
+    health: HealthSpec = HealthSpec()
     existing: ExistingClusterSpec | None = Field(
         default=None, description="Use a running cluster instead of creating one"
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from gpu_fabric.fabric.addons.model import Addon
 from gpu_fabric.fabric.addons.registry import (
     ADDONS,
+    CERT_MANAGER,
     DRANET,
     EFA_DEVICE_PLUGIN,
     GPU_OPERATOR,
@@ -24,6 +25,7 @@ from gpu_fabric.fabric.addons.registry import (
     NETWORK_OPERATOR,
     NVIDIA_DEVICE_PLUGIN,
     NVIDIA_DRA_DRIVER,
+    NVSENTINEL,
     PROMETHEUS,
     RDMA_SHARED_DEVICE_PLUGIN,
     SRIOV_DEVICE_PLUGIN,
@@ -37,6 +39,7 @@ from gpu_fabric.fabric.addons.resolve import (
 
 __all__ = [
     "ADDONS",
+    "CERT_MANAGER",
     "DRANET",
     "EFA_DEVICE_PLUGIN",
     "GPU_OPERATOR",
@@ -49,6 +52,7 @@ __all__ = [
     "NETWORK_OPERATOR",
     "NVIDIA_DEVICE_PLUGIN",
     "NVIDIA_DRA_DRIVER",
+    "NVSENTINEL",
     "PROMETHEUS",
     "RDMA_SHARED_DEVICE_PLUGIN",
     "SRIOV_DEVICE_PLUGIN",

@@ -8,6 +8,7 @@ exempts follow from this table.
 
 from __future__ import annotations
 
+from gpu_fabric.fabric.addons.cert_manager import CERT_MANAGER
 from gpu_fabric.fabric.addons.dranet import DRANET
 from gpu_fabric.fabric.addons.efa_device_plugin import EFA_DEVICE_PLUGIN
 from gpu_fabric.fabric.addons.gpu_operator import GPU_OPERATOR
@@ -21,6 +22,7 @@ from gpu_fabric.fabric.addons.nccl_installer import NCCL_INSTALLER
 from gpu_fabric.fabric.addons.network_operator import NETWORK_OPERATOR
 from gpu_fabric.fabric.addons.nvidia_device_plugin import NVIDIA_DEVICE_PLUGIN
 from gpu_fabric.fabric.addons.nvidia_dra_driver import NVIDIA_DRA_DRIVER
+from gpu_fabric.fabric.addons.nvsentinel import NVSENTINEL
 from gpu_fabric.fabric.addons.prometheus import PROMETHEUS
 from gpu_fabric.fabric.addons.rdma_shared_device_plugin import RDMA_SHARED_DEVICE_PLUGIN
 from gpu_fabric.fabric.addons.sriov_device_plugin import SRIOV_DEVICE_PLUGIN
@@ -43,5 +45,7 @@ ADDONS: dict[str, Addon] = {
         JOBSET,
         MPI_OPERATOR,
         PROMETHEUS,
+        CERT_MANAGER,
+        NVSENTINEL,
     )
 }
