@@ -102,6 +102,8 @@ ALL_OFF = {
     "jobset": False,
     "mpi_operator": False,
     "prometheus": False,
+    "cert_manager": False,
+    "nvsentinel": False,
 }
 
 
@@ -139,6 +141,8 @@ def test_generic_defaults_of_a_pool_that_needs_every_generic_addon() -> None:
         "jobset": False,
         "mpi_operator": False,
         "prometheus": False,
+        "cert_manager": False,
+        "nvsentinel": False,
     }
 
 
@@ -282,6 +286,11 @@ def test_resolve_addons_precedence_versions_values_and_namespaces() -> None:
         "mpi_operator": ResolvedAddon("mpi_operator", False, None, {}, "mpi-operator"),
         "prometheus": ResolvedAddon(
             "prometheus", True, "80.0.0", {"grafana": {"enabled": False}}, "monitoring"),
+        # NVIDIA/NVSentinel README at e002c5dc: "helm upgrade --install cert-manager ...
+        # --namespace cert-manager" and "helm upgrade --install nvsentinel ... --namespace
+        # nvsentinel".
+        "cert_manager": ResolvedAddon("cert_manager", False, None, {}, "cert-manager"),
+        "nvsentinel": ResolvedAddon("nvsentinel", False, None, {}, "nvsentinel"),
     }
     assert got.on("gpu_operator") is True
     assert got.on("kueue") is False
