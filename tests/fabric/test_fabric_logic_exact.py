@@ -545,9 +545,9 @@ def test_fabric_namespaces_add_the_teams_that_may_use_the_pool() -> None:
 def test_system_namespaces_are_the_clusters_and_the_addons() -> None:
     # The three kube-* namespaces, then the add-on namespaces of gpu_fabric/fabric/addons/<key>.py.
     assert system_namespaces() == [
-        "gpu-operator", "jobset-system", "kube-node-lease", "kube-public", "kube-system",
-        "kueue-system", "kyverno", "monitoring", "mpi-operator", "network-operator",
-        "nvidia-device-plugin", "nvidia-dra-driver-gpu"]
+        "cert-manager", "gpu-operator", "jobset-system", "kube-node-lease", "kube-public",
+        "kube-system", "kueue-system", "kyverno", "monitoring", "mpi-operator",
+        "network-operator", "nvidia-device-plugin", "nvidia-dra-driver-gpu", "nvsentinel"]
 
 
 def test_fragment_tolerations_are_the_pools_exact_taints() -> None:
@@ -561,9 +561,9 @@ def test_fragment_tolerations_are_the_pools_exact_taints() -> None:
 _GPUS = ("{{ request.object.spec.containers[?resources.limits.\"nvidia.com/gpu\"]"
          " | [0].resources.limits.\"nvidia.com/gpu\" || '' }}")
 _COUNT = "{{ length(request.object.spec.containers[?resources.limits.\"nvidia.com/gpu\"]) }}"
-_SYSTEM = ["gpu-operator", "jobset-system", "kube-node-lease", "kube-public", "kube-system",
-           "kueue-system", "kyverno", "monitoring", "mpi-operator", "network-operator",
-           "nvidia-device-plugin", "nvidia-dra-driver-gpu"]
+_SYSTEM = ["cert-manager", "gpu-operator", "jobset-system", "kube-node-lease", "kube-public",
+           "kube-system", "kueue-system", "kyverno", "monitoring", "mpi-operator",
+           "network-operator", "nvidia-device-plugin", "nvidia-dra-driver-gpu", "nvsentinel"]
 _MATCH = {"any": [{"resources": {"kinds": ["Pod"], "operations": ["CREATE"]}}]}
 _EXCLUDE = {"any": [{"resources": {"annotations": {"gpufabric.dev/inject": "false"}}},
                     {"resources": {"namespaces": _SYSTEM}}]}

@@ -802,8 +802,8 @@ def test_unknown_keys_list_the_valid_keys_of_their_model() -> None:
     assert problems(data) == [
         "node_pools[0].mig.strategi: unknown key 'strategi'; valid keys here: strategy, profile",
         "nodepool: unknown key 'nodepool'; valid keys here: name, cloud, location, kubernetes, "
-        "network, system_pool, node_pools, fabric, addons, tenancy, acceptance, existing, "
-        "tags, api_access, secrets_encryption, gcp, aws, azure, digitalocean, oci",
+        "network, system_pool, node_pools, fabric, addons, tenancy, acceptance, health, "
+        "existing, tags, api_access, secrets_encryption, gcp, aws, azure, digitalocean, oci",
     ]
 
 

@@ -452,6 +452,13 @@ CHART_WORKLOADS: tuple[tuple[str, str, str, str, str, str], ...] = (
     ("kube-prometheus-stack", "node-exporter", "DaemonSet", "prometheus-node-exporter", "all",
      ""),
     ("kube-prometheus-stack", "prometheus", "StatefulSet", "prometheus.prometheusSpec", "", ""),
+    # cert-manager v1.19.1 values.yaml: the controller's nodeSelector/tolerations at the root.
+    ("cert-manager", "controller", "Deployment", "", "", ""),
+    # NVSentinel v1.19.0 values.yaml: the node monitors take global.nodeSelector and
+    # global.tolerations ([{operator: Exists}]); fault quarantine its own subchart values.
+    ("nvsentinel", "node-monitors", "DaemonSet", "global", "gpu", ""),
+    ("nvsentinel", "fault-quarantine", "Deployment", "fault-quarantine", "",
+     "global.faultQuarantine.enabled"),
 )
 
 
