@@ -48,8 +48,7 @@ def test_the_variants_cover_every_kind_the_project_renders() -> None:
     assert kinds == {
         "ClusterPolicy", "ClusterQueue", "ComputeDomain", "GKENetworkParamSet", "IPPool",
         "LocalQueue", "MPIJob", "Network", "NetworkAttachmentDefinition", "NicClusterPolicy",
-        "PrometheusRule", "ResourceFlavor", "SriovNetworkNodePolicy", "Topology",
-        "WorkloadPriorityClass",
+        "ResourceFlavor", "SriovNetworkNodePolicy", "Topology", "WorkloadPriorityClass",
     }
 
 

@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 
-from gpu_fabric.catalog import get_machine
+from gpu_fabric.catalog import MACHINES, Machine, get_machine
 from gpu_fabric.fabric.description import describe_cluster
 from gpu_fabric.fabric.layer import build_layer
+from gpu_fabric.health.config import machine_facts
+from gpu_fabric.health.logic import ConfiguredMachine
 from gpu_fabric.nccl.parser import parse
-from gpu_fabric.nccl.verdict import judge
+from gpu_fabric.nccl.verdict import judge, judged_floor
 from gpu_fabric.spec import load_spec
 from tests.specs import spec_dict
 
@@ -102,3 +104,15 @@ def test_the_pod_judges_like_nccl_report(tmp_path: Path, cloud: str, log: str, m
     assert in_pod[:2] == [passed, busbw]
     here = judge(parse((DATA / log).read_text()), get_machine(machine), nodes=2, gpus_per_node=8)
     assert in_pod == [here.passed, here.peak, here.reasons]
+
+
+@pytest.mark.parametrize("machine", [m for m in MACHINES if m.is_multi_node_capable],
+                         ids=lambda m: m.name)
+def test_the_pods_machine_answers_the_verdict_as_the_catalog_does(machine: Machine) -> None:
+    # Every catalog fact the verdict reads (line rate, floor, NVLink domain of GB200/GB300,
+    # transport) travels in config.json: the pod's stand-in judges 2 nodes like the catalog.
+    pod = ConfiguredMachine(machine_facts(machine, machine.gpus))
+    assert judged_floor(pod, 2, machine.gpus) == judged_floor(machine, 2, machine.gpus)
+    assert pod.has_fabric == machine.has_fabric
+    assert pod.fabric.value == machine.fabric.value
+    assert (pod.nccl.transport, pod.nccl.net) == (machine.nccl.transport, machine.nccl.net)

@@ -1,6 +1,6 @@
 """The specs the upstream-truth checks run on: every committed stack, plus per cloud the
 features no committed stack turns on (teams + Kueue, NCCL acceptance, JobSet,
-monitoring, DRA, GB200 ComputeDomains, health checking), so every kind of object the project can
+monitoring, DRA, GB200 ComputeDomains), so every kind of object the project can
 render is checked at least once.
 
 Plans are cached per process: planning every variant once costs ~30 s.
@@ -40,7 +40,6 @@ def _variants() -> dict[str, dict[str, Any]]:
     for cloud in CLOUDS:
         out[f"{cloud}:platform"] = _platform(cloud)
         out[f"{cloud}:dra"] = spec_dict(cloud, fabric={"mode": "dra"})
-        out[f"{cloud}:health"] = spec_dict(cloud, health=ON, addons={"prometheus": ON})
         if cloud == "aws":  # 4 EFA for 8 GPUs: DRA claims pair 2 GPUs per NIC
             out["aws:p4d-dra"] = with_pool(cloud, machine_type="p4d.24xlarge")
             out["aws:p4d-dra"]["fabric"] = {"mode": "dra"}

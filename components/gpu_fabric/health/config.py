@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gpu_fabric.catalog import FabricKind, GpuVendor
+from gpu_fabric.catalog import FabricKind, GpuVendor, Machine
 from gpu_fabric.errors import SpecError
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.fabric.layer import Manifest
@@ -133,9 +133,9 @@ def rails(fabric: FabricDescription, gpus: int) -> dict[str, Any]:
     }
 
 
-def machine_facts(plan: AcceptancePlan) -> dict[str, Any]:
-    """What :class:`gpu_fabric.health.logic.ConfiguredMachine` gives the verdict."""
-    machine = plan.fabric.machine
+def machine_facts(machine: Machine, gpus_per_node: int) -> dict[str, Any]:
+    """What :class:`gpu_fabric.health.logic.ConfiguredMachine` gives the verdict: every
+    catalog fact :func:`gpu_fabric.nccl.verdict.judge` reads of a machine."""
     return {
         "name": machine.name,
         "gpus": machine.gpus,
@@ -143,9 +143,12 @@ def machine_facts(plan: AcceptancePlan) -> dict[str, Any]:
         "fabric": machine.fabric.value,
         "nccl": ({"transport": machine.nccl.transport, "net": machine.nccl.net}
                  if machine.nccl else None),
-        "gpus_per_node": plan.gpus_per_node,
-        "line_rate": plan.line_rate,
-        "floor": plan.floor,
+        "nvlink": ({"gpus": machine.nvlink.gpus,
+                    "gb_per_s_per_gpu": machine.nvlink.gb_per_s_per_gpu,
+                    "floor": machine.nvlink.floor} if machine.nvlink else None),
+        "gpus_per_node": gpus_per_node,
+        "line_rate": machine.line_rate_for(gpus_per_node),
+        "floor": machine.floor_for(gpus_per_node),
     }
 
 
@@ -175,7 +178,7 @@ def pool_checks(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
             "gpu_resource": fabric.gpu_resource,
             "node_selector": dict(fabric.node_selector),
             "tolerated_taints": sorted({t.key for t in fabric.taints}),
-            "machine": machine_facts(plan),
+            "machine": machine_facts(fabric.machine, plan.gpus_per_node),
             "rails": rails(fabric, plan.gpus_per_node),
             "objects": check_objects(plan),
         }))

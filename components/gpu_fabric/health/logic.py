@@ -315,6 +315,9 @@ class ConfiguredMachine:
         self.fabric = _Value(str(facts["fabric"]))
         nccl = facts.get("nccl")
         self.nccl = _Nccl(str(nccl["transport"]), nccl.get("net")) if nccl else None
+        domain = facts.get("nvlink")
+        self.nvlink = _Domain(int(domain["gpus"]), float(domain["gb_per_s_per_gpu"]),
+                              float(domain["floor"])) if domain else None
         self._gpus_per_node = int(facts["gpus_per_node"])
         self._line_rate = float(facts["line_rate"])
         floor = facts.get("floor")
@@ -343,6 +346,18 @@ class _Value:
 class _Nccl:
     transport: str
     net: str | None
+
+
+@dataclass(frozen=True)
+class _Domain:
+    """A multi-node NVLink domain (GB200/GB300), as the verdict's NVLink floor reads it."""
+
+    gpus: int
+    gb_per_s_per_gpu: float
+    floor: float
+
+    def nodes(self, gpus_per_node: int) -> int:
+        return self.gpus // gpus_per_node
 
 
 @dataclass(frozen=True)
