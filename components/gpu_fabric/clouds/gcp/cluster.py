@@ -29,6 +29,7 @@ from gpu_fabric.clouds.gcp.blocks import (
     GcpGpuNodePool,
     GcpGpuNodePoolArgs,
 )
+from gpu_fabric.clouds.gcp.control_plane import ports_to_open, webhook_ports
 from gpu_fabric.clouds.gcp.egress import wants_nat
 from gpu_fabric.clouds.gcp.kubeconfig import kubeconfig
 from gpu_fabric.clouds.gcp.layout import (
@@ -121,6 +122,7 @@ class GcpGpuCluster(GpuCluster):
         node_sa = self._node_service_account()
         addons = resolve_addons(spec, self.fabrics)
         system = system_node_pool(self, self.gke, zone, node_sa)
+        webhooks = self._webhook_firewall(vpcs["net"], webhook_ports(addons))
         pools: list[NodePoolInfo] = []
         for pool in spec.node_pools:
             fabric = self.fabrics[pool.name]
@@ -148,7 +150,7 @@ class GcpGpuCluster(GpuCluster):
             kubeconfig=pulumi.Output.secret(config),
             cluster_name=self.gke.name,
             node_pools=pools,
-            kubernetes_ready=[system, *egress],
+            kubernetes_ready=[system, *egress, *webhooks],
             extra_outputs=self._outputs(vpcs),
         )
 
@@ -219,6 +221,29 @@ class GcpGpuCluster(GpuCluster):
             # Fixed name: a replacement deletes first (plan_facts UNIQUE_NAMES says why).
             opts=self.child_opts(delete_before_replace=True),
         )
+
+    def _webhook_firewall(
+        self, primary: CreatedVpc, ports: list[int]
+    ) -> list[gcp.compute.Firewall]:
+        """Control plane -> nodes on the admission webhook ports GKE's own master rule
+        lacks (``control_plane``), so Kyverno's, Kueue's and JobSet's webhooks answer on
+        private nodes. Only from the control-plane /28, only those TCP ports."""
+        opts = options_of(self.spec)
+        extra = ports_to_open(ports)
+        if not opts.private_nodes or not extra:
+            return []
+        return [gcp.compute.Firewall(
+            f"{self.name}-webhooks",
+            name=f"{self.spec.name}-master-webhooks"[:63].rstrip("-"),
+            project=opts.project,
+            network=primary.network.id if primary.network else primary.name,
+            direction="INGRESS",
+            description="GKE control plane to admission webhooks on the nodes' pods",
+            allows=[gcp.compute.FirewallAllowArgs(protocol="tcp",
+                                                  ports=[str(p) for p in extra])],
+            source_ranges=[str(opts.master_ipv4_cidr)],
+            opts=self.child_opts(),
+        )]
 
     def _node_service_account(self) -> pulumi.Input[str]:
         opts = options_of(self.spec)

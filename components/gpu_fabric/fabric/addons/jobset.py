@@ -12,4 +12,7 @@ JOBSET = Addon(
     summary="JobSet",
     built_by="gpu_fabric.platform:parts",
     part="jobset",
+    # kubernetes-sigs/jobset charts/jobset/templates/controller/deployment.yaml at v0.10.1
+    # (da72d32b) line 75: the "webhook" containerPort 9443 the webhook Service targets.
+    webhook_ports=(9443,),
 )

@@ -15,4 +15,7 @@ KUEUE = Addon(
     summary="Kueue gang scheduling",
     built_by="gpu_fabric.platform:parts",
     part="kueue",
+    # kubernetes-sigs/kueue charts/kueue/values.yaml at v0.14.4 (28700e89):
+    # webhookService.ports[0].targetPort 9443.
+    webhook_ports=(9443,),
 )

@@ -27,4 +27,8 @@ KYVERNO = Addon(
     built_by="gpu_fabric.fabric.injection:injection_part",
     part="kyverno",
     default=_any_fabric,
+    # kyverno/kyverno charts/kyverno/values.yaml at kyverno-chart-3.6.1 (67f7f8c3):
+    # admissionController.webhookServer.port 9443 (line 903) and cleanupController.server.port
+    # 9443 (line 1663), both with hostNetwork: false.
+    webhook_ports=(9443,),
 )

@@ -66,3 +66,8 @@ class Addon:
     # on its nodes without one (gpu_fabric.fabric.arm64).
     gpu_nodes: bool = False
     arm64: str = ""
+    # TCP ports its admission webhooks listen on in their pods (the webhook Service's
+    # targetPort, as the pinned chart serves them): the API server must reach these on
+    # the nodes, which some clouds' control planes do only after a firewall rule
+    # (gpu_fabric.clouds.<cloud>.control_plane).
+    webhook_ports: tuple[int, ...] = ()

@@ -19,4 +19,8 @@ PROMETHEUS = Addon(
         "node exporter is the chart's only pod on GPU nodes; its tag follows the chart's "
         "appVersion, not checked)"
     ),
+    # prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml at
+    # kube-prometheus-stack-79.7.1 (7dcdc8b3) line 2620: prometheusOperator.tls.internalPort
+    # 10250 ("in order to work out-of-the-box in GKE private clusters").
+    webhook_ports=(10250,),
 )
