@@ -136,7 +136,9 @@ def test_cluster_inputs_from_the_spec(stack_plan) -> None:
     cluster = plan.one(CLUSTER)
     inputs = cluster.inputs
     assert inputs["name"] == "do-h200" and inputs["region"] == "nyc2"
-    assert inputs["version"] == "1.34.1-do.0"
+    # "1.34" resolved by getKubernetesVersions(version_prefix="1.34."): the offline fake's
+    # newest 1.34 slug (clouds/digitalocean/fakes.py OFFERED_VERSIONS).
+    assert inputs["version"] == "1.34.2-do.1"
     assert inputs["ha"] is True and inputs["autoUpgrade"] is False
     assert inputs["nodePool"]["name"] == "system"
     assert inputs["nodePool"]["size"] == "s-4vcpu-8gb"
@@ -272,3 +274,14 @@ def test_bad_do_specs_are_refused_before_any_resource(spec_plan, override, path)
     data = spec_dict("digitalocean", **override)
     assert path in _problem_paths(data, spec_plan)
 
+
+
+@pytest.mark.parametrize("stack", ["do-h200", "do-mi300x"])
+def test_committed_do_stacks_name_a_minor_not_a_patch_slug(stack: str) -> None:
+    """DOKS creates clusters only from its current version list (``doctl kubernetes options
+    versions``; https://docs.digitalocean.com/products/kubernetes/details/supported-releases/):
+    a pinned patch slug such as 1.34.1-do.0 drops off it and `pulumi up` then fails. The
+    stacks use the minor, which the program resolves to the newest slug at deploy time."""
+    from gpu_fabric.plan import load_stack_file
+
+    assert load_stack_file(stack).cluster["kubernetes"]["version"] == "1.34"
