@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+# A4, A3 Ultra and A4X are sold reserved, flex-start or Spot (A4X: reserved only), never on
+# demand (https://cloud.google.com/ai-hypercomputer/docs/consumption-models).
+GCP_RESERVED: dict[str, str] = {"type": "reservation", "reservation": "test-reservation"}
 # 203.0.113.0/24: RFC 5737 documentation range (TEST-NET-3), as in the committed stacks.
 API_ACCESS: dict[str, Any] = {"authorized_cidrs": ["203.0.113.0/24"]}
 
@@ -15,7 +18,8 @@ BASE: dict[str, dict[str, Any]] = {
         "location": {"region": "us-west8", "zone": "us-west8-c"},
         "kubernetes": {"version": "1.34"},
         "api_access": API_ACCESS,
-        "node_pools": [{"name": "gpu", "machine_type": "a4-highgpu-8g", "node_count": 2}],
+        "node_pools": [{"name": "gpu", "machine_type": "a4-highgpu-8g", "node_count": 2,
+                        "capacity": GCP_RESERVED}],
         "gcp": {"project": "test-project"},
     },
     "aws": {

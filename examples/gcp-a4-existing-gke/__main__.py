@@ -34,7 +34,11 @@ spec = gf.load_spec({
     "location": {"region": "us-west8", "zone": "us-west8-c"},
     "kubernetes": {"version": "1.34"},
     "network": {"fabric_cidr": "192.168.0.0/16", "fabric_subnet_prefix": 24},
-    "node_pools": [{"name": "a4", "machine_type": "a4-highgpu-8g", "node_count": 2}],
+    # A4 is sold reserved, flex-start or Spot, never on demand
+    # (https://cloud.google.com/ai-hypercomputer/docs/consumption-models).
+    "node_pools": [{"name": "a4", "machine_type": "a4-highgpu-8g", "node_count": 2,
+                    "capacity": {"type": "reservation",
+                                 "reservation": config.get("reservation") or "train-a4"}}],
     "fabric": {"mode": "dra", "dranet": "self"},
     "gcp": {"project": project},
 }, creates_api_server=False)  # blocks only: this program creates no API server

@@ -94,6 +94,12 @@ _A4_SEED = (
     "site/content/docs/user/nvidia-dranet.md"
 )
 _GCP = (_NIC_LAYOUT, _MACHINE_SERIES, _HOST_SIZES)
+# Google's "consumption options" (AI Hypercomputer): future reservations for A4X, A4 and
+# A3 Ultra; flex-start and Spot for "any GPU machine except A4X"; no on-demand (standard
+# provisioning) for these three. GKE queued provisioning is flex-start capacity (DWS).
+_CONSUMPTION = "https://cloud.google.com/ai-hypercomputer/docs/consumption-models"
+_RESERVED_FLEX_SPOT = ("reservation", "flex_start", "queued", "spot")
+_RESERVED_ONLY = ("reservation",)
 _GCP_FABRIC = (*_GCP, _FABRIC_NICS)
 
 
@@ -149,6 +155,7 @@ MACHINES: tuple[Machine, ...] = (
         nic_names=_names("gpu", 8, "rdma0"),
         local_ssd_count=32, accelerator="nvidia-h200-141gb", general_nics=2,
         host_vcpus=224, host_memory_gib=2952,  # NewMachineTypeInfo("a3-ultragpu-8g", 224, 2952)
+        capacity_types=_RESERVED_FLEX_SPOT, capacity_source=_CONSUMPTION,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
             evidence="8 CX-7 for 8 GPUs, 1:1",
@@ -167,6 +174,7 @@ MACHINES: tuple[Machine, ...] = (
         "1 GPU + 1 NIC per node, all_gather 1 GiB = 36.67 / 45.14 GB/s "
         "(73% / 90% of the 50 GB/s one NIC gives).",
         host_vcpus=224, host_memory_gib=3968,  # NewMachineTypeInfo("a4-highgpu-8g", 224, 3968)
+        capacity_types=_RESERVED_FLEX_SPOT, capacity_source=_CONSUMPTION,
         pairing=GpuNicPairing(
             gpus_per_group=2, nics_per_group=2,
             evidence="2 GPUs + 2 NICs per PCIe root (2-gpu-nic-aligned)",
@@ -183,6 +191,7 @@ MACHINES: tuple[Machine, ...] = (
         accelerator="nvidia-gb200", general_nics=2, nvlink=NVL72_GB200,
         notes="Multi-node NVLink (NVL72) needs a DRA ComputeDomain (IMEX).",
         host_vcpus=140, host_memory_gib=884,  # NewMachineTypeInfo("a4x-highgpu-4g", 140, 884)
+        capacity_types=_RESERVED_ONLY, capacity_source=_CONSUMPTION,
         pairing=GpuNicPairing(
             gpus_per_group=1, nics_per_group=1,
             evidence="4 CX-7 for 4 GPUs, 1:1",

@@ -183,6 +183,11 @@ class Machine:
     # Which GPUs share which fabric NIC (None: no fabric NICs, or a machine built outside
     # the catalog, which then gets the per-GPU share of the NICs).
     pairing: GpuNicPairing | None = None
+    # How the provider sells the machine, as the spec's ``capacity.type`` values; () = every
+    # type the cloud offers. ``capacity_source`` is the page that says so (the cloud's
+    # checks refuse other types before any resource).
+    capacity_types: tuple[str, ...] = ()
+    capacity_source: str | None = None
     notes: str = ""
 
     # -- derived facts -----------------------------------------------------

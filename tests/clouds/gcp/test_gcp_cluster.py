@@ -10,7 +10,7 @@ import pytest
 from gpu_fabric.catalog import Cloud, FabricKind, machines
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan.values import SECRET
-from tests.specs import spec_dict, with_pool
+from tests.specs import GCP_RESERVED, spec_dict, with_pool
 
 NETWORK = "gcp:compute/network:Network"
 SUBNET = "gcp:compute/subnetwork:Subnetwork"
@@ -61,7 +61,9 @@ def test_seed_pool_has_nine_additional_networks_and_depends_on_them(stack_plan) 
     assert accel["type"] == "nvidia-b200" and accel["count"] == 8
     assert pool.inputs["nodeConfig"]["labels"]["nvidia.com/gpu.present"] == "true"
     assert pool.inputs["management"] == {"autoRepair": False, "autoUpgrade": False}
-    assert pool.inputs["placementPolicy"] == {"type": "COMPACT"}
+    # A specific reservation (A4 is not sold on demand) comes densely placed: no COMPACT
+    # policy of our own (layout.compact_placement).
+    assert "placementPolicy" not in pool.inputs
 
 
 def test_cluster_settings(stack_plan) -> None:
@@ -96,8 +98,12 @@ def test_firewalls_only_allow_fabric_ranges(stack_plan) -> None:
         subnets = {r.inputs["ipCidrRange"] for r in plan.by_type(SUBNET)}
         rules = plan.by_type(FIREWALL)
         assert rules
+        master = plan.one(CLUSTER).inputs["privateClusterConfig"]["masterIpv4CidrBlock"]
         for rule in rules:
             assert "0.0.0.0/0" not in rule.inputs["sourceRanges"]
+            if rule.name.endswith("-webhooks"):  # control plane -> webhook ports only
+                assert rule.inputs["sourceRanges"] == [master]
+                continue
             assert set(rule.inputs["sourceRanges"]) <= subnets
 
 
@@ -120,7 +126,8 @@ FABRIC_MACHINES = [m for m in machines(Cloud.GCP) if m.has_fabric]
 def test_counts_ranges_and_mtu_follow_the_catalog(machine, spec_plan) -> None:
     fabric = SELF_DRANET if machine.fabric is FabricKind.ROCE else {}
     plan = spec_plan(spec_dict("gcp", fabric=fabric, node_pools=[
-        {"name": "gpu", "machine_type": machine.name, "node_count": 2}]))
+        {"name": "gpu", "machine_type": machine.name, "node_count": 2,
+         "capacity": GCP_RESERVED}]))
     pool = _gpu_pool(plan)
     extra = pool.inputs["networkConfig"]["additionalNodeNetworkConfigs"]
     subnets = {r.inputs["name"]: r for r in plan.by_type(SUBNET)}

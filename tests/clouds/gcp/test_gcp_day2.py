@@ -20,7 +20,7 @@ import pytest
 from gpu_fabric.errors import SpecError
 from gpu_fabric.plan.diff import diff_plans, ignored_inputs
 from tests.conftest import all_stacks
-from tests.specs import spec_dict
+from tests.specs import GCP_RESERVED, spec_dict
 
 POOL = "gcp:container/nodePool:NodePool"
 CLUSTER = "gcp:container/cluster:Cluster"
@@ -57,7 +57,7 @@ def test_resizing_an_autoscaled_pool_changes_nothing_pulumi_would_replace(spec_p
     def plan(count: int):
         return spec_plan(spec_dict("gcp", fabric={"mode": "dra", "dranet": "self"}, node_pools=[
             {"name": "gpu", "machine_type": "a4-highgpu-8g", "node_count": count,
-             "min_nodes": 1, "max_nodes": 4}]))
+             "min_nodes": 1, "max_nodes": 4, "capacity": GCP_RESERVED}]))
 
     base, head = plan(2), plan(3)
     pool = _pool(head)
@@ -78,7 +78,8 @@ def test_the_offline_diff_ignores_what_pulumi_ignores(stack, stack_plan) -> None
 def _regular(**gcp):
     return spec_dict("gcp", gcp={"project": "test-project", "release_channel": "REGULAR", **gcp},
                      node_pools=[{"name": "gpu", "machine_type": "a4-highgpu-8g",
-                                  "node_count": 2, "auto_upgrade": True}])
+                                  "node_count": 2, "auto_upgrade": True,
+                                  "capacity": GCP_RESERVED}])
 
 
 def test_maintenance_exclusion_until_end_of_support(spec_plan) -> None:
@@ -122,7 +123,8 @@ def test_bad_maintenance_exclusions_are_refused(gcp, path) -> None:
 
 def test_a4x_pools_use_a_workload_policy(spec_plan) -> None:
     plan = spec_plan(spec_dict("gcp", fabric={"mode": "dra", "dranet": "self"}, node_pools=[
-        {"name": "gpu", "machine_type": "a4x-highgpu-4g", "node_count": 2}]))
+        {"name": "gpu", "machine_type": "a4x-highgpu-4g", "node_count": 2,
+         "capacity": GCP_RESERVED}]))
     policy = plan.one(POLICY)
     assert policy.inputs["name"] == "test-gcp-gpu-workload"
     assert policy.inputs["workloadPolicy"] == {"type": "HIGH_THROUGHPUT",

@@ -256,6 +256,11 @@ def check_pool(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path:
         refuse(f"{path}.name", f"GKE node pool names have at most {POOL_NAME_MAX} characters",
                pool.name)
     capacity = pool.capacity.type
+    sold = pool.machine.capacity_types
+    if sold and capacity not in sold:
+        refuse(f"{path}.capacity.type",
+               f"{pool.machine.name} is not sold as '{capacity}' capacity; valid: "
+               f"{', '.join(sold)} ({pool.machine.capacity_source})", capacity)
     if capacity == "flex_start" and pool.auto_repair:
         refuse(f"{path}.auto_repair", "flex-start node pools need auto_repair: false", True)
     if capacity == "queued" and pool.placement == "compact":
