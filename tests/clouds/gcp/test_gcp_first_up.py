@@ -22,7 +22,7 @@ import pytest
 
 from gpu_fabric.clouds.gcp.egress import image_route, registry_host
 from gpu_fabric.errors import SpecError
-from tests.specs import spec_dict, with_pool
+from tests.specs import GCP_RESERVED, spec_dict, with_pool
 
 ROUTER = "gcp:compute/router:Router"
 NAT = "gcp:compute/routerNat:RouterNat"
@@ -158,6 +158,53 @@ def test_dra_pools_disable_gke_driver_install_and_get_the_driver_daemonset(stack
     assert {"key": "cloud.google.com/gke-gpu-driver-version", "operator": "DoesNotExist"} in (
         terms["nodeSelectorTerms"][0]["matchExpressions"]
     )
+
+
+def _driver_daemonsets(plan) -> dict[str, dict]:
+    return {d.inputs["metadata"]["name"]: d.inputs["spec"]["template"]["spec"]
+            for d in plan.by_type(DAEMONSET)
+            if d.inputs["metadata"]["name"].startswith("nvidia-driver-installer")}
+
+
+def test_a4x_dra_pools_get_upstreams_a4x_driver_daemonset(spec_plan) -> None:
+    """container-engine-accelerators nvidia-driver-installer/cos/
+    daemonset-preloaded-latest-a4x.yaml (2dd8fc9b04257ff3010b4c9112fa559f1a8f19a7):
+    instance types a4x-highgpu-4g / a4x-highgpu-4g-nolssd (lines 48-52), installer
+    ``/cos-gpu-installer install --version=latest`` then ``chmod 755
+    /root/home/kubernetes/bin/nvidia`` (lines 125-126), no partition-gpus container."""
+    plan = spec_plan(with_pool("gcp", machine_type="a4x-highgpu-4g")
+                     | {"fabric": {"mode": "dra", "dranet": "self"}})
+    found = _driver_daemonsets(plan)
+    assert sorted(found) == ["nvidia-driver-installer-a4x"]
+    spec = found["nvidia-driver-installer-a4x"]
+    assert [c["name"] for c in spec["initContainers"]] == ["nvidia-driver-installer"]
+    installer = spec["initContainers"][0]
+    assert installer["image"] == "cos-nvidia-installer:fixed"
+    assert installer["imagePullPolicy"] == "Never"
+    script = installer["args"][0]
+    assert "/cos-gpu-installer install --version=latest || exit 1" in script
+    assert "chmod 755 /root/home/kubernetes/bin/nvidia" in script
+    terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    assert terms["nodeSelectorTerms"][0]["matchExpressions"] == [
+        {"key": "node.kubernetes.io/instance-type", "operator": "In",
+         "values": ["a4x-highgpu-4g", "a4x-highgpu-4g-nolssd"]},
+        {"key": "cloud.google.com/gke-accelerator", "operator": "Exists"},
+        {"key": "cloud.google.com/gke-gpu-driver-version", "operator": "DoesNotExist"},
+    ]
+
+
+def test_a4_and_a4x_dra_pools_get_one_driver_daemonset_each(spec_plan) -> None:
+    data = spec_dict("gcp", fabric={"mode": "dra", "dranet": "self"}, node_pools=[
+        {"name": "a4", "machine_type": "a4-highgpu-8g", "node_count": 2,
+         "capacity": GCP_RESERVED},
+        {"name": "a4x", "machine_type": "a4x-highgpu-4g", "node_count": 2,
+         "capacity": GCP_RESERVED}])
+    found = _driver_daemonsets(spec_plan(data))
+    assert sorted(found) == ["nvidia-driver-installer", "nvidia-driver-installer-a4x"]
+    generic = found["nvidia-driver-installer"]["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]
+    assert {"key": "node.kubernetes.io/instance-type", "operator": "NotIn",
+            "values": ["a4x-highgpu-4g", "a4x-highgpu-4g-nolssd"]} in generic["matchExpressions"]
 
 
 def test_device_plugin_pools_keep_gke_installed_driver(stack_plan) -> None:

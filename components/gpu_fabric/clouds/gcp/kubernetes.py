@@ -97,9 +97,13 @@ def parts(
     if any(f.gpu_dra for f in fabrics.values()) and not addons.on(GPU_OPERATOR):
         # DRA pools have GKE's driver install disabled (GKE set-up-dra): GKE's DaemonSet
         # installs it instead.
-        from gpu_fabric.clouds.gcp.driver import driver_installer_manifests
+        from gpu_fabric.clouds.gcp.driver import A4X_INSTANCE_TYPES, driver_installer_manifests
 
-        out.append(Part(DRIVER_PART, tuple(driver_installer_manifests(NAMESPACE)),
+        dra_machines = {f.machine.name for f in fabrics.values() if f.gpu_dra}
+        a4x = bool(dra_machines & set(A4X_INSTANCE_TYPES))
+        generic = bool(dra_machines - set(A4X_INSTANCE_TYPES))
+        out.append(Part(DRIVER_PART, tuple(driver_installer_manifests(
+                            NAMESPACE, generic=generic, a4x=a4x)),
                         description="NVIDIA driver installer for DRA GPU pools (GKE's COS "
                         "DaemonSet)"))
     machines = _unique_machines(f.machine for f in fabrics.values() if f.needs_nccl_installer)
