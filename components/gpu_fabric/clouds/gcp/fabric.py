@@ -17,7 +17,7 @@ from gpu_fabric.clouds.gcp.gke import ACCELERATOR_LABEL as ACCELERATOR_LABEL  # 
 from gpu_fabric.clouds.gcp.gke import GKE_NVIDIA_DIR
 from gpu_fabric.clouds.gcp.provider import PROVIDER
 from gpu_fabric.clouds.gcp.rxdm import rxdm_setup
-from gpu_fabric.fabric.addons import NCCL_INSTALLER
+from gpu_fabric.fabric.addons import GPU_OPERATOR, NCCL_INSTALLER
 from gpu_fabric.fabric.derive import (
     dra_classes,
     fabric_mtu,
@@ -99,7 +99,9 @@ def node_labels(
 ) -> dict[str, str]:
     """The pool's Kubernetes node labels: generic ones plus the GKE switches DRA needs."""
     labels = pool_labels(pool, dra=dra)
-    if dra:
+    if dra or spec.addons.choice(GPU_OPERATOR).enabled:
+        # DRA (GKE set-up-dra) or the GPU Operator's device plugin (NVIDIA's GKE guide:
+        # --node-labels=gke-no-default-nvidia-gpu-device-plugin=true): one advertiser only.
         labels.setdefault(NO_DEVICE_PLUGIN_LABEL, "true")
     if managed:
         labels.setdefault(MANAGED_DRANET_LABEL, "true")

@@ -78,6 +78,8 @@ def addon_defaults(
 def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
+    if addon == GPU_OPERATOR.key:
+        return gpu_operator_values()
     if addon == NVIDIA_DRA_DRIVER.key:
         # dranet examples/demo_nvidia_dranet/values.yaml: GKE driver root, no priority
         # classes (GKE's quota admits system-*-critical pods only in kube-system), and no
@@ -90,18 +92,54 @@ def chart_values(
     return {}
 
 
+# NVIDIA "NVIDIA GPU Operator with Google GKE", "Using the Google Driver Installer"
+# (NVIDIA/cloud-native-docs gpu-operator/google-gke.rst, commit 30502584): GKE's driver
+# installer owns the driver (COS supports no other), the operator the rest, with
+# hostPaths.driverInstallDir and toolkit.installDir /home/kubernetes/bin/nvidia,
+# cdi.enabled true, driver.enabled false; and a ResourceQuota in the operator's namespace
+# that admits the system-*-critical priority classes its pods use (GKE admits those only
+# where such a quota exists): manifests/input/google-gke-gpu-operator-quota.yaml (f419407d).
+# The guide's ``cdi.default`` is no key of the pinned chart v26.7.0 (CDI is its default).
+GPU_OPERATOR_QUOTA = {
+    "apiVersion": "v1",
+    "kind": "ResourceQuota",
+    "metadata": {"name": "gpu-operator-quota"},
+    "spec": {
+        "hard": {"pods": 100},
+        "scopeSelector": {"matchExpressions": [{
+            "operator": "In", "scopeName": "PriorityClass",
+            "values": ["system-node-critical", "system-cluster-critical"],
+        }]},
+    },
+}
+
+
+def gpu_operator_values() -> dict[str, Any]:
+    """The GPU Operator on GKE as NVIDIA's GKE guide configures it (see above); the quota
+    rides in the chart's own ``extraObjects`` so Helm creates it before any operator pod."""
+    return {
+        "driver": {"enabled": False},
+        "hostPaths": {"driverInstallDir": GKE_NVIDIA_DIR},
+        "toolkit": {"installDir": GKE_NVIDIA_DIR},
+        "cdi": {"enabled": True},
+        "extraObjects": [GPU_OPERATOR_QUOTA],
+    }
+
+
 def parts(
     spec: ClusterSpec, fabrics: Mapping[str, FabricDescription], addons: ResolvedAddons
 ) -> list[Part]:
     out: list[Part] = []
-    if any(f.gpu_dra for f in fabrics.values()) and not addons.on(GPU_OPERATOR):
-        # DRA pools have GKE's driver install disabled (GKE set-up-dra): GKE's DaemonSet
-        # installs it instead.
+    operator = addons.on(GPU_OPERATOR)
+    google_driver = {f.machine.name for f in fabrics.values()
+                     if f.machine.gpus and (f.gpu_dra or operator)}
+    if google_driver:
+        # DRA pools (GKE set-up-dra) and, with the GPU Operator, every GPU pool (NVIDIA's
+        # GKE guide) have GKE's driver install disabled: GKE's DaemonSet installs it.
         from gpu_fabric.clouds.gcp.driver import A4X_INSTANCE_TYPES, driver_installer_manifests
 
-        dra_machines = {f.machine.name for f in fabrics.values() if f.gpu_dra}
-        a4x = bool(dra_machines & set(A4X_INSTANCE_TYPES))
-        generic = bool(dra_machines - set(A4X_INSTANCE_TYPES))
+        a4x = bool(google_driver & set(A4X_INSTANCE_TYPES))
+        generic = bool(google_driver - set(A4X_INSTANCE_TYPES))
         out.append(Part(DRIVER_PART, tuple(driver_installer_manifests(
                             NAMESPACE, generic=generic, a4x=a4x)),
                         description="NVIDIA driver installer for DRA GPU pools (GKE's COS "

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from gpu_fabric.catalog import FabricKind, Machine
 from gpu_fabric.clouds.gcp.fabric import TCP_FABRICS
+from gpu_fabric.fabric.addons import GPU_OPERATOR
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -267,6 +268,14 @@ def check_pool(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path:
         refuse(f"{path}.placement", "queued provisioning (DWS) cannot use a COMPACT placement "
                "policy; use placement: auto or none", pool.placement)
     check_driver(spec, opts, pool, path)
+    if spec.addons.choice(GPU_OPERATOR).enabled and not (pool.os_image or DEFAULT_IMAGE
+                                                          ).startswith("COS"):
+        # NVIDIA's GKE guide: Google's driver installer (the one this library runs) on COS;
+        # Ubuntu needs per-GPU Ubuntu installer manifests this library does not ship.
+        refuse(f"{path}.os_image",
+               "the GPU Operator on GKE uses Google's COS driver installer (NVIDIA's GKE "
+               "guide); use COS_CONTAINERD, or leave addons.gpu_operator off",
+               pool.os_image)
     if opts.release_channel != "UNSPECIFIED" and not pool.auto_upgrade:
         refuse(f"{path}.auto_upgrade",
                f"GKE release channel {opts.release_channel} requires node auto-upgrade; set "
