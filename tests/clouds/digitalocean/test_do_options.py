@@ -86,3 +86,22 @@ def test_contradictions_are_refused_with_the_field(section, overrides, path) -> 
         describe_cluster(spec)
         managed_components(spec)
     assert path in [p.path for p in info.value.problems]
+
+
+def test_nvidia_pools_carry_the_device_plugin_charts_node_label(spec_plan) -> None:
+    """NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml (v0.18.2,
+    fb1242ad) lines 64-85: the DaemonSet's affinity requires
+    ``feature.node.kubernetes.io/pci-10de.present=true``,
+    ``feature.node.kubernetes.io/cpu-model.vendor_id=NVIDIA`` or
+    ``nvidia.com/gpu.present=true``. With DOKS's plugin off and the chart on (what the
+    refusal in clouds/digitalocean/kubernetes.py suggests) and NFD off, only the last can
+    hold, so the pool sets it, as EKS node groups do."""
+    data = spec_dict("digitalocean", digitalocean={"components": {"gpu_device_plugin": False}})
+    plan = spec_plan(data)
+    pool = plan.one("digitalocean:index/kubernetesNodePool:KubernetesNodePool")
+    assert pool.inputs["labels"]["nvidia.com/gpu.present"] == "true"
+    release = next(r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
+                   if r.inputs["chart"] == "nvidia-device-plugin")
+    assert release.inputs["values"]["gfd"] == {"enabled": False}
+    # AMD pools do not get it.
+    assert "nvidia.com/gpu.present" not in describe_cluster(_spec(MI300X))["gpu"].node_labels

@@ -24,7 +24,14 @@ from gpu_fabric.fabric.derive import (
     pool_labels,
     pool_taints,
 )
-from gpu_fabric.fabric.description import Attach, DevicePlugin, DraClasses, FabricDescription, Rail
+from gpu_fabric.fabric.description import (
+    GPU_PRESENT_LABEL,
+    Attach,
+    DevicePlugin,
+    DraClasses,
+    FabricDescription,
+    Rail,
+)
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
@@ -87,6 +94,22 @@ def gpu_classes(spec: ClusterSpec, vendor: GpuVendor) -> DraClasses:
     return classes
 
 
+def node_labels(pool: GpuNodePoolSpec) -> dict[str, str]:
+    """Our labels plus ``nvidia.com/gpu.present=true`` on NVIDIA pools, as on EKS.
+
+    Both the NVIDIA DRA kubelet plugin and the NVIDIA device plugin chart select on it:
+    NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml (v0.18.2,
+    fb1242ad) lines 64-85: ``affinity`` requires ``feature.node.kubernetes.io/pci-10de.present``,
+    ``feature.node.kubernetes.io/cpu-model.vendor_id=NVIDIA`` or
+    ``nvidia.com/gpu.present=true``; DOKS nodes carry none of the first two without NFD,
+    which ``gfd.enabled: false`` keeps off. DOKS's own device plugin ignores the label.
+    """
+    labels = pool_labels(pool, dra=False)
+    if pool.machine.gpu.vendor is GpuVendor.NVIDIA:
+        labels.setdefault(GPU_PRESENT_LABEL, "true")
+    return labels
+
+
 def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     check_cluster(spec)
     machine = pool.machine
@@ -106,8 +129,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         gpu_resource=machine.gpu_resource,
         network_annotation_key=MULTUS_ANNOTATION if machine.has_fabric else None,
         nccl_env=nccl_env(machine),
-        # nvidia.com/gpu.present is the NVIDIA DRA kubelet plugin's node selector.
-        node_labels=pool_labels(pool, dra=gpu_dra and machine.gpu.vendor is GpuVendor.NVIDIA),
+        node_labels=node_labels(pool),
         taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
         mtu=fabric_mtu(spec, machine),
         dra=gpu_classes(spec, machine.gpu.vendor) if gpu_dra else None,
