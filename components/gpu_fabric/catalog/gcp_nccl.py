@@ -60,30 +60,35 @@ _TCPXO: dict[str, dict[str, str]] = {
     },
 }
 
-# What /usr/local/gib/scripts/set_nccl_env.sh of the gIB installer sets (Google's gIB
-# guidance: workloads source it). The script ships inside the image, so the values come
-# from Google's own copies of it: cluster-toolkit (commit 1047080375af)
-# examples/machine-learning/a3-ultragpu-8g/nemo-framework/Dockerfile ("Set the following
-# to match what is in /usr/local/gib/scripts/set_nccl_env.sh", gIB v1.1.0) and
-# examples/machine-learning/a4-highgpu-8g/a4high-vm.yaml (same values). No published
-# change between v1.1.0 and the pinned v1.1.1.
+# gIB: Google's guidance is to source /usr/local/gib/scripts/set_nccl_env.sh of the
+# installed plugin (it can change between releases; cluster-toolkit's GKE NCCL examples do,
+# and modules/management/kubectl-apply/variables.tf line 111 asks to replace hard-coded NCCL
+# env with sourcing it). A pod spec cannot source a script, so this table writes out the
+# values Google publishes beside it, at cluster-toolkit commit 1047080375af:
+# examples/machine-learning/a4-highgpu-8g/a4high-vm.yaml lines 290-299 (A4: the same keys as
+# the A3 Ultra nemo-framework Dockerfile lines 31-40, "to match what is in
+# /usr/local/gib/scripts/set_nccl_env.sh", plus NCCL_IB_GID_INDEX=3). LD_LIBRARY_PATH
+# differs on purpose: on GKE the installer copies the gIB libraries into the driver's
+# lib64, mounted at /usr/local/nvidia/lib64. Published for gIB v1.1.0; no published change
+# for the pinned v1.1.1 (not verifiable offline: the script ships inside the image).
 _GIB_COMMON = {
     "NCCL_CROSS_NIC": "0",
     "NCCL_NET_GDR_LEVEL": "PIX",
     "NCCL_P2P_NET_CHUNKSIZE": "131072",
     "NCCL_NVLS_CHUNKSIZE": "524288",
+    "NCCL_IB_GID_INDEX": "3",
     "NCCL_IB_ADAPTIVE_ROUTING": "1",
     "NCCL_IB_QPS_PER_CONNECTION": "4",
     "NCCL_IB_TC": "52",
     "NCCL_IB_FIFO_TC": "84",
 }
 _GIB: dict[str, dict[str, str]] = {"v1.1.1": _GIB_COMMON, "v1.1.0": _GIB_COMMON}
-# Tuner config per machine: tuner_config_a3u.txtpb (the A3 Ultra Dockerfile above),
-# tuner_config_a4.txtpb (Google's nccl-plugin-gib-diagnostic:v1.1.0 based A4 image).
-# A4X: no published file name; set_nccl_env.sh picks it when sourced.
+# Tuner config per machine: A3 Ultra tuner_config_a3u.txtpb (the Dockerfile above, line 40),
+# A4 tuner_config.txtpb (a4high-vm.yaml line 299). A4X: Google publishes no file name
+# (set_nccl_env.sh picks one when sourced), so none is set; source the script for it.
 _GIB_TUNER = {
     "a3-ultragpu-8g": f"{GIB_DIR}/configs/tuner_config_a3u.txtpb",
-    "a4-highgpu-8g": f"{GIB_DIR}/configs/tuner_config_a4.txtpb",
+    "a4-highgpu-8g": f"{GIB_DIR}/configs/tuner_config.txtpb",
 }
 
 

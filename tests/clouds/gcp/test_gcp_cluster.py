@@ -237,3 +237,30 @@ def test_invalid_input_is_refused_before_any_resource(data, path, spec_plan) -> 
     with pytest.raises(SpecError) as info:
         run_spec(data)
     assert path in str(info.value)
+
+
+# -- cluster-toolkit's network defaults (1047080375af) -------------------------------------
+def test_roce_machines_get_jumbo_primary_and_gvnic_vpcs(stack_plan) -> None:
+    """modules/network/vpc/variables.tf line 82: ``mtu`` default 8896, which
+    examples/gke-a4 / gke-a3-ultragpu keep for net-0 (primary) and net-1 (gVNIC)."""
+    for stack, name in (("gcp-a4", "dranet"), ("gcp-a3-ultra", "a3ultra")):
+        networks = {r.inputs["name"]: r.inputs for r in stack_plan(stack).by_type(NETWORK)}
+        assert networks[f"{name}-net"]["mtu"] == 8896
+        assert networks[f"{name}-gvnic-net"]["mtu"] == 8896
+        assert networks[f"{name}-rdma-net"]["mtu"] == 8896
+
+
+def test_rdma_subnets_default_to_slash_21_like_cluster_toolkit(stack_plan) -> None:
+    """examples/gke-a3-ultragpu: a /18 ``ip_range`` for 8 RDMA subnets, which
+    modules/network/gpu-rdma-vpc/main.tf lines 23/32 cut with
+    ``cidrsubnet(ip_range, ceil(log(8, 2)), i)``: eight /21s (2,044 nodes each).
+    gcp-a3-ultra sets no prefix; gcp-a4 keeps the seed's /24s explicitly."""
+    subnets = {r.inputs["name"]: r.inputs["ipCidrRange"]
+               for r in stack_plan("gcp-a3-ultra").by_type(SUBNET)}
+    assert subnets["a3ultra-gvnic-sub"] == "192.168.0.0/21"
+    assert [subnets[f"a3ultra-rdma-sub-{i}"] for i in range(8)] == [
+        "192.168.8.0/21", "192.168.16.0/21", "192.168.24.0/21", "192.168.32.0/21",
+        "192.168.40.0/21", "192.168.48.0/21", "192.168.56.0/21", "192.168.64.0/21"]
+    seed = {r.inputs["name"]: r.inputs["ipCidrRange"]
+            for r in stack_plan("gcp-a4").by_type(SUBNET)}
+    assert seed["dranet-rdma-sub-0"] == "192.168.1.0/24"

@@ -52,6 +52,7 @@ GIB_SET_NCCL_ENV = {
     "NCCL_NET_GDR_LEVEL": "PIX",
     "NCCL_P2P_NET_CHUNKSIZE": "131072",
     "NCCL_NVLS_CHUNKSIZE": "524288",
+    "NCCL_IB_GID_INDEX": "3",  # a4high-vm.yaml line 294
     "NCCL_IB_ADAPTIVE_ROUTING": "1",
     "NCCL_IB_QPS_PER_CONNECTION": "4",
     "NCCL_IB_TC": "52",
@@ -73,7 +74,8 @@ def test_tcpxo_pods_get_the_pinned_installers_configs() -> None:
     ("machine", "tuner"),
     [
         ("a3-ultragpu-8g", "/usr/local/gib/configs/tuner_config_a3u.txtpb"),
-        ("a4-highgpu-8g", "/usr/local/gib/configs/tuner_config_a4.txtpb"),
+        # a4high-vm.yaml line 299 (the file name set_nccl_env.sh uses on A4).
+        ("a4-highgpu-8g", "/usr/local/gib/configs/tuner_config.txtpb"),
     ],
 )
 def test_gib_pods_get_set_nccl_env_tuning(machine, tuner) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from gpu_fabric.addressing import Net, all_nodes, gpu_nodes, holds, raise_problems
-from gpu_fabric.clouds.gcp.layout import build_layout
+from gpu_fabric.clouds.gcp.layout import build_layout, fabric_prefix
 from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def address_problems(spec: ClusterSpec, fabric_subnets: Iterable[str]) -> list[P
         fabric_nodes = gpu_nodes(spec, spec.fabric_pools)
         for cidr in sorted(set(fabric_subnets)):
             found = holds("network.fabric_subnet_prefix", Net(cidr), GCP_RESERVED,
-                          fabric_nodes, f"each /{net.fabric_subnet_prefix} fabric subnet, e.g.")
+                          fabric_nodes, f"each /{fabric_prefix(spec)} fabric subnet, e.g.")
             if found:
                 out += found
                 break

@@ -9,8 +9,16 @@ spec runs here, from the fabric describer, before any resource exists.
 
 Address plan: ``network.fabric_cidr`` is cut into ``/fabric_subnet_prefix``
 slots in order: the gVNIC subnet (RDMA machines), one subnet per RDMA NIC,
-then one per GPUDirect-TCPX/TCPXO NIC. With the defaults this is the seed's
-plan: gVNIC 192.168.0.0/24, RDMA 192.168.1.0/24 ... 192.168.8.0/24.
+then one per GPUDirect-TCPX/TCPXO NIC. Unless the spec sets the prefix, slots are
+/21 (2,044 nodes per rail), the size cluster-toolkit's gke-a4 / gke-a3-ultragpu
+blueprints give each RDMA subnet (a /18 ``ip_range`` split into 8 by
+modules/network/gpu-rdma-vpc/main.tf line 23, ``new_bits = ceil(log(count, 2))``, at
+1047080375af): gVNIC 192.168.0.0/21, RDMA 192.168.8.0/21 ... 192.168.64.0/21. The
+seed's /24s (252 nodes) are what ``gcp-a4`` sets explicitly.
+
+MTU: the RDMA machines' primary and gVNIC VPCs use 8896, cluster-toolkit
+modules/network/vpc/variables.tf ``mtu`` default (1047080375af line 82), which the
+gke-a4 / gke-a3-ultragpu / gke-a4x blueprints' net-0 and net-1 keep.
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ GPU_POOL_MAX_UNAVAILABLE = 1
 # and GKE updates them in place. plan_facts.py (ignored_inputs) lists the same for the diff.
 GPU_POOL_IGNORE_CHANGES = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
 RDMA_PROFILE_SUFFIX = "vpc-roce"
+# Fabric subnet prefix when the spec names none (see the module docstring).
+DEFAULT_FABRIC_PREFIX = 21
+# Jumbo frames on the gVNIC VPCs of RDMA machines (cluster-toolkit vpc module default).
+GVNIC_JUMBO_MTU = 8896
 
 
 @dataclass(frozen=True)
@@ -147,12 +159,14 @@ def build_layout(spec: ClusterSpec) -> GcpLayout:
     if existing is not None:
         return _existing_layout(spec, opts, rdma_nics, tcp_nics)
     ranges = iter(_fabric_ranges(spec, (1 if rdma_nics else 0) + rdma_nics + tcp_nics))
+    roce = any(p.machine.fabric is FabricKind.ROCE for p in spec.fabric_pools)
     primary = Vpc("net", f"{name}-net", (Subnet("sub", f"{name}-sub", str(spec.network.cidr)),),
-                  mtu=tcp_mtu if tcp_nics else None)
+                  mtu=tcp_mtu if tcp_nics else (GVNIC_JUMBO_MTU if roce else None))
     gvnic = rdma = None
     if rdma_nics:
         gvnic = Vpc("gvnic-net", f"{name}-gvnic-net",
-                    (Subnet("gvnic-sub", f"{name}-gvnic-sub", next(ranges)),), firewall=True)
+                    (Subnet("gvnic-sub", f"{name}-gvnic-sub", next(ranges)),),
+                    mtu=GVNIC_JUMBO_MTU, firewall=True)
         rdma = Vpc(
             "rdma-net", f"{name}-rdma-net",
             tuple(Subnet(f"rdma-sub-{i}", f"{name}-rdma-sub-{i}", next(ranges))
@@ -169,9 +183,16 @@ def build_layout(spec: ClusterSpec) -> GcpLayout:
     return GcpLayout(primary, gvnic, rdma, gpu_vpcs)
 
 
+def fabric_prefix(spec: ClusterSpec) -> int:
+    """``network.fabric_subnet_prefix`` when the spec sets it, else /21 (docstring)."""
+    if "fabric_subnet_prefix" in spec.network.model_fields_set:
+        return spec.network.fabric_subnet_prefix
+    return DEFAULT_FABRIC_PREFIX
+
+
 def _fabric_ranges(spec: ClusterSpec, count: int) -> list[str]:
     base = spec.network.fabric_cidr
-    prefix = spec.network.fabric_subnet_prefix
+    prefix = fabric_prefix(spec)
     available = 2 ** (prefix - base.prefixlen)
     if count > available:
         refuse(
