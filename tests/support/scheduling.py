@@ -228,6 +228,10 @@ def _add_cloud_facts(cloud: Cloud, group: NodeGroup) -> None:
     if not group.is_gpu or machine is None:
         group.machine = None
         return
+    # The well-known label every kubelet sets from the cloud's instance type
+    # (https://kubernetes.io/docs/reference/labels-annotations-taints/
+    # #nodekubernetesioinstance-type); GKE's A4X driver DaemonSet selects on it.
+    group.labels.setdefault("node.kubernetes.io/instance-type", machine.name)
     if cloud is Cloud.GCP and machine.accelerator:
         group.labels.setdefault("cloud.google.com/gke-accelerator", machine.accelerator)
     if cloud is Cloud.GCP and not any(t["key"] == "nvidia.com/gpu" for t in group.taints):
