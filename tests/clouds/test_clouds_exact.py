@@ -141,9 +141,11 @@ def test_gke_fabric_subnets_first_too_small_one_named_once() -> None:
     # "192.168.0.8/30"), the first short one only.
     found = gcp_checks.address_problems(
         spec, ["192.168.0.12/30", "192.168.0.0/29", "192.168.0.8/30", "192.168.0.12/30"])
+    # The spec names no prefix: GKE's default /21 (clouds/gcp/layout.py, cluster-toolkit's
+    # RDMA subnet size) is the one the message names.
     assert found == [Problem(
         "network.fabric_subnet_prefix",
-        "each /24 fabric subnet, e.g. 192.168.0.12/30 has 0 usable addresses (4 minus 4 the "
+        "each /21 fabric subnet, e.g. 192.168.0.12/30 has 0 usable addresses (4 minus 4 the "
         "cloud reserves) but must hold 2 node(s): 2 addresses; use a larger range (shorter "
         "prefix)",
         "192.168.0.12/30", True,

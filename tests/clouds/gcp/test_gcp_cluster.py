@@ -222,8 +222,8 @@ def test_existing_networks_are_referenced_not_created(spec_plan) -> None:
         (with_pool("gcp", name="system"), "node_pools[0].name"),
         (with_pool("gcp", capacity={"type": "flex_start"}, auto_repair=True),
          "node_pools[0].auto_repair"),
-        (spec_dict("gcp", gcp={"project": "test-project", "release_channel": "REGULAR"}),
-         "node_pools[0].auto_upgrade"),
+        # REGULAR is the default channel; a pool that turns auto-upgrade off is refused.
+        (with_pool("gcp", auto_upgrade=False), "node_pools[0].auto_upgrade"),
         (spec_dict("gcp", fabric=SELF_DRANET, gcp={"project": "test-project",
                    "existing_networks": {"network": "n", "subnetwork": "s",
                                          "gvnic_network": "g", "gvnic_subnetwork": "gs",

@@ -131,3 +131,55 @@ def test_a4x_pools_use_a_workload_policy(spec_plan) -> None:
                                                "acceleratorTopology": "1x72"}
     assert _pool(plan).inputs["placementPolicy"] == {"type": "COMPACT",
                                                      "policyName": "test-gcp-gpu-workload"}
+
+
+# -- cluster-toolkit's day-2 defaults (1047080375af) --------------------------------------
+def test_defaults_follow_cluster_toolkit_day2_settings(spec_plan) -> None:
+    """A spec that names none of them gets: release channel REGULAR with node auto-upgrade
+    and the NO_MINOR_OR_NODE_UPGRADES exclusion until end of support (examples/gke-a4/
+    gke-a4.yaml lines 209-215, ``auto_upgrade: true`` line 257); pool auto-repair
+    (modules/compute/gke-node-pool/variables.tf line 185 default true); shielded nodes
+    with secure boot and integrity monitoring (gke-node-pool main.tf lines 220-223,
+    variables.tf line 83; gke-cluster main.tf line 167 and 354-358)."""
+    plan = spec_plan(spec_dict("gcp"))
+    cluster = plan.one(CLUSTER).inputs
+    assert cluster["releaseChannel"] == {"channel": "REGULAR"}
+    assert cluster["enableShieldedNodes"] is True
+    assert cluster["maintenancePolicy"] == {
+        "dailyMaintenanceWindow": {"startTime": "09:00"},
+        "maintenanceExclusions": [{
+            "exclusionName": "no-minor-or-node-upgrades-indefinite",
+            "startTime": "2025-12-01T00:00:00Z",
+            "exclusionOptions": {"scope": "NO_MINOR_OR_NODE_UPGRADES",
+                                 "endTimeBehavior": "UNTIL_END_OF_SUPPORT"},
+        }],
+    }
+    shielded = {"enableSecureBoot": True, "enableIntegrityMonitoring": True}
+    for pool in plan.by_type(POOL):
+        assert pool.inputs["nodeConfig"]["shieldedInstanceConfig"] == shielded, pool.name
+        assert pool.inputs["management"] == {"autoRepair": True, "autoUpgrade": True}, pool.name
+
+
+def test_flex_start_pools_default_to_no_auto_repair(spec_plan) -> None:
+    """gke-node-pool main.tf line 416: flex-start needs auto_repair false."""
+    plan = spec_plan(spec_dict("gcp", node_pools=[
+        {"name": "gpu", "machine_type": "a4-highgpu-8g", "node_count": 0, "min_nodes": 0,
+         "max_nodes": 2,
+         "capacity": {"type": "flex_start"}}]))
+    assert _pool(plan).inputs["management"] == {"autoRepair": False, "autoUpgrade": True}
+
+
+def test_gib_installer_runs_upstreams_script_without_ldconfig(stack_plan) -> None:
+    """container-engine-accelerators gpudirect-rdma/nccl-rdma-installer.yaml (992db812)
+    lines 74-77: install, copy the libraries and the gIB tree, done."""
+    ds = next(d for d in stack_plan("gcp-a4").by_type("kubernetes:apps/v1:DaemonSet")
+              if d.inputs["metadata"]["name"] == "nccl-rdma-installer")
+    install = next(c for c in ds.inputs["spec"]["template"]["spec"]["initContainers"]
+                   if c["name"] == "install")
+    assert install["args"][0].splitlines() == [
+        "set -ex",
+        "/scripts/container_entry.sh install",
+        "cp -R /var/lib/gib/lib64/. /usr/local/home/kubernetes/bin/nvidia/lib64",
+        "cp -R /var/lib/gib/. /usr/local/home/kubernetes/bin/gib",
+        "echo installation finished",
+    ]

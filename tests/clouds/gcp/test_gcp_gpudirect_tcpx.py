@@ -65,12 +65,16 @@ def test_the_rxdm_runs_as_a_native_sidecar_with_every_gpu_injected(
     assert main["name"] == "train" and "privileged" not in main.get("securityContext", {})
 
 
-def test_tcpxo_daemon_matches_the_nics_and_the_plugin_finds_its_devices() -> None:
+def test_tcpxo_daemon_runs_upstreams_command_and_the_plugin_finds_its_devices() -> None:
     pod = _pod("a3-megagpu-8g")
     [sidecar] = pod["spec"]["initContainers"]
     [main] = pod["spec"]["containers"]
-    nics = fabric_of(existing("gcp", "a3-megagpu-8g")).machine.fabric_nics
-    assert f"--num_nics={nics}" in sidecar["args"][0]
+    # container-engine-accelerators gpudirect-tcpxo/nccl-test-latest.yaml (992db812) lines
+    # 89-90; README.md line 158 retired --num_nics.
+    assert sidecar["args"][0].splitlines()[1:] == [
+        "chmod 755 /fts/entrypoint_rxdm_container.sh",
+        "/fts/entrypoint_rxdm_container.sh --num_hops=2",
+    ]
     env = {e["name"]: e.get("value") for e in sidecar["env"]}
     probe = sidecar["startupProbe"]["exec"]["command"]
     assert probe == ["cat", env["HEALTH_CHECK_LOG_FILE"]]

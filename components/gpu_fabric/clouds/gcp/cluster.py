@@ -35,7 +35,9 @@ from gpu_fabric.clouds.gcp.kubeconfig import kubeconfig
 from gpu_fabric.clouds.gcp.layout import (
     GcpLayout,
     build_layout,
+    default_exclusions,
     options_of,
+    with_management,
     workload_policy_name,
 )
 from gpu_fabric.clouds.gcp.network import CreatedVpc
@@ -66,7 +68,7 @@ def _maintenance(
     control-plane patches only, no node is drained; GKE "Maintenance exclusions",
     https://cloud.google.com/kubernetes-engine/docs/concepts/maintenance-windows-and-exclusions).
     """
-    exclusions = list(opts.maintenance_exclusions)
+    exclusions = default_exclusions(opts)
     if freeze is not None:
         exclusions.append(SimpleNamespace(
             name=FREEZE_EXCLUSION, start_time=freeze.start, end_time=freeze.end,
@@ -124,8 +126,9 @@ class GcpGpuCluster(GpuCluster):
         system = system_node_pool(self, self.gke, zone, node_sa)
         webhooks = self._webhook_firewall(vpcs["net"], webhook_ports(addons))
         pools: list[NodePoolInfo] = []
-        for pool in spec.node_pools:
-            fabric = self.fabrics[pool.name]
+        for spec_pool in spec.node_pools:
+            fabric = self.fabrics[spec_pool.name]
+            pool = with_management(opts, spec_pool)
             driver = gpu_driver_version(opts.gpu_driver_version, addons.on(GPU_OPERATOR),
                                         dra=fabric.gpu_dra)
             block = GcpGpuNodePool(
@@ -202,6 +205,8 @@ class GcpGpuCluster(GpuCluster):
             enable_multi_networking=opts.multi_networking,
             datapath_provider="ADVANCED_DATAPATH",
             release_channel=gcp.container.ClusterReleaseChannelArgs(channel=opts.release_channel),
+            # cluster-toolkit gke-cluster main.tf line 167 (variables.tf line 256: true).
+            enable_shielded_nodes=True,
             min_master_version=spec.kubernetes.version,
             private_cluster_config=private,
             master_authorized_networks_config=authorized,

@@ -233,6 +233,8 @@ class _Installer:
 
 
 def _gib_script() -> str:
+    """container-engine-accelerators gpudirect-rdma/nccl-rdma-installer.yaml (992db812)
+    lines 74-77 (the -a4x variant: lines 81-84): install, copy, done; no ldconfig."""
     lib = f"/usr/local{GKE_NVIDIA_DIR}/lib64"
     gib = f"/usr/local{GKE_GIB_DIR}"
     return "\n".join([
@@ -240,7 +242,6 @@ def _gib_script() -> str:
         "/scripts/container_entry.sh install",
         f"cp -R /var/lib/gib/lib64/. {lib}",
         f"cp -R /var/lib/gib/. {gib}",
-        f"ldconfig {lib}",
         "echo installation finished",
     ])
 

@@ -33,7 +33,7 @@ from gpu_fabric.fabric.addons import GPU_OPERATOR
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
-    from gpu_fabric.clouds.gcp.options import GcpOptions
+    from gpu_fabric.clouds.gcp.options import GcpMaintenanceExclusion, GcpOptions
     from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
 
 # GKE accepts node pool names of at most 40 characters (unique within the cluster).
@@ -278,12 +278,13 @@ def check_pool(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path:
         refuse(f"{path}.name", f"GKE node pool names have at most {POOL_NAME_MAX} characters",
                pool.name)
     capacity = pool.capacity.type
+    repair, upgrade = auto_repair(pool), auto_upgrade(opts, pool)
     sold = pool.machine.capacity_types
     if sold and capacity not in sold:
         refuse(f"{path}.capacity.type",
                f"{pool.machine.name} is not sold as '{capacity}' capacity; valid: "
                f"{', '.join(sold)} ({pool.machine.capacity_source})", capacity)
-    if capacity == "flex_start" and pool.auto_repair:
+    if capacity == "flex_start" and repair:
         refuse(f"{path}.auto_repair", "flex-start node pools need auto_repair: false", True)
     if capacity == "queued" and pool.placement == "compact":
         refuse(f"{path}.placement", "queued provisioning (DWS) cannot use a COMPACT placement "
@@ -297,7 +298,7 @@ def check_pool(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, path:
                "the GPU Operator on GKE uses Google's COS driver installer (NVIDIA's GKE "
                "guide); use COS_CONTAINERD, or leave addons.gpu_operator off",
                pool.os_image)
-    if opts.release_channel != "UNSPECIFIED" and not pool.auto_upgrade:
+    if opts.release_channel != "UNSPECIFIED" and not upgrade:
         refuse(f"{path}.auto_upgrade",
                f"GKE release channel {opts.release_channel} requires node auto-upgrade; set "
                "auto_upgrade: true or gcp.release_channel: UNSPECIFIED", False)
@@ -329,6 +330,44 @@ def check_driver(spec: ClusterSpec, opts: GcpOptions, pool: GpuNodePoolSpec, pat
                "DRA pools get the NVIDIA driver from GKE's COS driver installer "
                "(nvidia-driver-installer/cos/daemonset-preloaded.yaml); use COS_CONTAINERD "
                "or fabric.mode: device-plugin", pool.os_image)
+
+
+def auto_repair(pool: GpuNodePoolSpec) -> bool:
+    """The pool's ``auto_repair``, or GKE's and cluster-toolkit's default when unset: on
+    (modules/compute/gke-node-pool/variables.tf at 1047080375af line 185), except on
+    flex-start capacity, which GKE requires without it (main.tf line 416)."""
+    if "auto_repair" in pool.model_fields_set:
+        return pool.auto_repair
+    return pool.capacity.type != "flex_start"
+
+
+def auto_upgrade(opts: GcpOptions, pool: GpuNodePoolSpec) -> bool:
+    """The pool's ``auto_upgrade``, or, when unset, on exactly where the cluster is on a
+    release channel (GKE requires node auto-upgrade there; examples/gke-a4 sets
+    ``auto_upgrade: true`` with release_channel REGULAR)."""
+    if "auto_upgrade" in pool.model_fields_set:
+        return pool.auto_upgrade
+    return opts.release_channel != "UNSPECIFIED"
+
+
+def with_management(opts: GcpOptions, pool: GpuNodePoolSpec) -> GpuNodePoolSpec:
+    """``pool`` with its effective auto-repair / auto-upgrade written in."""
+    return pool.model_copy(update={"auto_repair": auto_repair(pool),
+                                   "auto_upgrade": auto_upgrade(opts, pool)})
+
+
+def default_exclusions(opts: GcpOptions) -> list[GcpMaintenanceExclusion]:
+    """``gcp.maintenance_exclusions``, or, when unset on a release channel, the one
+    cluster-toolkit's examples/gke-a4 (1047080375af lines 211-215) sets: no minor or node
+    upgrades until the minor version's end of support, so GPU nodes are not drained for
+    upgrades while jobs run (control-plane patches still apply)."""
+    from gpu_fabric.clouds.gcp.options import GcpMaintenanceExclusion
+
+    if "maintenance_exclusions" in opts.model_fields_set or opts.release_channel == "UNSPECIFIED":
+        return list(opts.maintenance_exclusions)
+    return [GcpMaintenanceExclusion(name="no-minor-or-node-upgrades-indefinite",
+                                    start_time="2025-12-01T00:00:00Z",
+                                    scope="NO_MINOR_OR_NODE_UPGRADES")]
 
 
 def workload_policy_name(cluster: str, pool: str) -> str:

@@ -21,6 +21,7 @@ from gpu_fabric.clouds.gcp.layout import (
     GPU_POOL_MAX_SURGE,
     GPU_POOL_MAX_UNAVAILABLE,
     SYSTEM_POOL_NAME,
+    auto_repair,
     compact_placement,
     workload_policy_name,
 )
@@ -76,6 +77,11 @@ def system_node_pool(
             service_account=sa,
             oauth_scopes=SCOPES,
             labels={"gpufabric.dev/role": "system"},
+            shielded_instance_config=gcp.container.NodePoolNodeConfigShieldedInstanceConfigArgs(
+                # cluster-toolkit gke-node-pool main.tf lines 220-223 / gke-cluster 354-358
+                # (1047080375af): secure boot (variables.tf default true) + integrity monitoring.
+                enable_secure_boot=True, enable_integrity_monitoring=True,
+            ),
             resource_labels=dict(spec.tags) or None,
             workload_metadata_config=gcp.container.NodePoolNodeConfigWorkloadMetadataConfigArgs(
                 mode="GKE_METADATA"
@@ -149,6 +155,11 @@ def gpu_node_pool(
                 ) if machine.local_ssd_count else None
             ),
             gvnic=gcp.container.NodePoolNodeConfigGvnicArgs(enabled=True),
+            shielded_instance_config=gcp.container.NodePoolNodeConfigShieldedInstanceConfigArgs(
+                # cluster-toolkit gke-node-pool main.tf lines 220-223 / gke-cluster 354-358
+                # (1047080375af): secure boot (variables.tf default true) + integrity monitoring.
+                enable_secure_boot=True, enable_integrity_monitoring=True,
+            ),
             labels=dict(fabric.node_labels),
             taints=[
                 gcp.container.NodePoolNodeConfigTaintArgs(
@@ -173,7 +184,7 @@ def gpu_node_pool(
             if capacity == "queued" else None
         ),
         management=gcp.container.NodePoolManagementArgs(
-            auto_repair=pool.auto_repair, auto_upgrade=pool.auto_upgrade
+            auto_repair=auto_repair(pool), auto_upgrade=pool.auto_upgrade
         ),
         upgrade_settings=gcp.container.NodePoolUpgradeSettingsArgs(
             strategy="SURGE",

@@ -90,8 +90,10 @@ class GcpMaintenanceExclusion(CloudOptions):
 class GcpOptions(CloudOptions):
     project: str = Field(description="GCP project id")
     release_channel: Literal["UNSPECIFIED", "RAPID", "REGULAR", "STABLE", "EXTENDED"] = Field(
-        default="UNSPECIFIED",
-        description="UNSPECIFIED allows turning auto-upgrade off (the seed does)",
+        default="REGULAR",
+        description="REGULAR (cluster-toolkit's GKE blueprints), with node auto-upgrade and, "
+        "unless maintenance_exclusions is set, a NO_MINOR_OR_NODE_UPGRADES exclusion until end "
+        "of support; UNSPECIFIED allows turning auto-upgrade off (the seed does)",
     )
     private_nodes: bool = Field(default=True, description="Nodes without public IPs")
     master_ipv4_cidr: ipaddress.IPv4Network = Field(

@@ -19,7 +19,7 @@ PLAN_FACTS = PlanFacts(
             "nodeConfig.guestAccelerators", "nodeConfig.diskSizeGb", "nodeConfig.gvnic",
             "nodeConfig.reservationAffinity", "nodeConfig.spot", "nodeConfig.flexStart",
             "networkConfig", "placementPolicy", "queuedProvisioning", "initialNodeCount",
-            "nodeConfig.ephemeralStorageLocalSsdConfig",
+            "nodeConfig.ephemeralStorageLocalSsdConfig", "nodeConfig.shieldedInstanceConfig",
         ),
         "gcp:compute/network:Network": (
             "name", "project", "networkProfile", "autoCreateSubnetworks", "routingMode",

@@ -80,7 +80,9 @@ def _tcpxo(machine: Machine) -> RxdmSetup:
         args=["\n".join([
             "set -ex",
             "chmod 755 /fts/entrypoint_rxdm_container.sh",
-            f"/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics={machine.fabric_nics}",
+            # gpudirect-tcpxo/nccl-test-latest.yaml (992db812) line 90; README line 158
+            # retired --num_nics ("no longer has any effect").
+            "/fts/entrypoint_rxdm_container.sh --num_hops=2",
         ])],
         capabilities=["NET_ADMIN", "NET_BIND_SERVICE"],
         env={"HEALTH_CHECK_LOG_FILE": HEALTH_CHECK_FILE},
