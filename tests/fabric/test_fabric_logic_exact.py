@@ -687,7 +687,9 @@ def test_scoped_guard_names_the_namespaces_and_the_refused_counts() -> None:
               "fabric.claim_gpu_counts or use one of these")
     assert refusals(spec, fabric) == f"1, 3, 4, 5, 6, 7 GPUs: {reason}."
     rules = {r["name"]: r for r in guard_policy(spec, fabric, False)["spec"]["rules"]}
-    assert list(rules) == ["fabric-gpu-shape", "fabric-one-gpu-container", "fabric-namespace"]
+    # fabric-2-gpu-rails: 2-GPU pods name their rail set (rail claim templates exist).
+    assert list(rules) == ["fabric-gpu-shape", "fabric-one-gpu-container", "fabric-2-gpu-rails",
+                           "fabric-namespace"]
     shape = rules["fabric-gpu-shape"]
     assert shape["match"] == {"any": [{"resources": {
         "kinds": ["Pod"], "operations": ["CREATE"], "namespaces": ["training"]}}]}
@@ -723,7 +725,7 @@ def test_scoped_guard_names_the_namespaces_and_the_refused_counts() -> None:
     assert mutate["metadata"]["annotations"]["policies.kyverno.io/description"] == (
         "Gives GPU pods on a4-highgpu-8g the roce fabric (device resources, networks, NCCL "
         "env) for their GPU count, in training.")
-    claims = {r["name"]: r for r in mutate["spec"]["rules"]}["claims-2-gpu"]
+    claims = {r["name"]: r for r in mutate["spec"]["rules"]}["claims-2-gpu-rails-0-1"]
     (each,) = claims["mutate"]["foreach"]
     assert each["list"] == "request.object.spec.containers"
     assert each["preconditions"] == {"all": [{"key": "{{ element.resources.limits."

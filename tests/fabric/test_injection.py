@@ -108,20 +108,49 @@ def test_mutation_is_scoped_to_namespaces_holding_the_fabric_objects(
         assert "kube-system" in excluded and "gpu-operator" in excluded
 
 
-def test_dra_rules_swap_the_gpu_count_for_the_aligned_claim() -> None:
+def test_dra_rules_swap_the_gpu_count_for_the_rail_pinned_claim() -> None:
+    """Partial-node pods on a pool with rail claim templates (GKE A4, self-installed DraNet)
+    get the rail template their ``gpufabric.dev/rails`` annotation names, never the
+    any-root ``N-gpu-nic-aligned`` one: pods of one job then use the same rails on every
+    node (NCCL_CROSS_NIC=0). A4: GPU0/GPU1 + 2 NICs share a PCIe root (the seed, dranet
+    site/content/docs/user/nvidia-dranet.md at f258477c), so 2-GPU pods take rails 0-1,
+    2-3, 4-5 or 6-7. Full-node pods keep the aligned claim (they hold every rail)."""
     spec = existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"})
     rules = _rules(_policies(spec)["gpufabric-inject-gpu"])
-    (each,) = rules["claims-2-gpu"]["mutate"]["foreach"]
+    assert "fabric-2-gpu" not in rules
+    (each,) = rules["claims-2-gpu-rails-2-3"]["mutate"]["foreach"]
     patch = json.loads(each["patchesJson6902"])
     assert {"op": "remove",
             "path": "/spec/containers/{{elementIndex}}/resources/limits/nvidia.com~1gpu"} in patch
-    pod = rules["fabric-2-gpu"]["mutate"]["patchStrategicMerge"]
+    rule = rules["fabric-2-gpu-rails-2-3"]
+    pod = rule["mutate"]["patchStrategicMerge"]
     assert pod["spec"]["resourceClaims"] == [
-        {"name": "gpu", "resourceClaimTemplateName": "2-gpu-nic-aligned"}]
+        {"name": "gpu", "resourceClaimTemplateName": "2-gpu-nic-rails-2-3"}]
+    assert {"key": "{{ request.object.metadata.annotations.\"gpufabric.dev/rails\" || '' }}",
+            "operator": "Equals", "value": "2,3"} in rule["preconditions"]["all"]
+    assert [n for n in rules if n.startswith("fabric-2-gpu-rails-") and
+            not n.endswith("-container")] == [
+        "fabric-2-gpu-rails-0-1", "fabric-2-gpu-rails-2-3", "fabric-2-gpu-rails-4-5",
+        "fabric-2-gpu-rails-6-7"]
+    full = rules["fabric-8-gpu"]["mutate"]["patchStrategicMerge"]
+    assert full["spec"]["resourceClaims"] == [
+        {"name": "gpu", "resourceClaimTemplateName": "8-gpu-nic-aligned"}]
     assert set(allowed_counts(spec, fabric_of(spec))) == {1, 2, 4, 8}
     # The claim rule runs after the rules whose preconditions read the GPU limit.
     names = list(rules)
-    assert names.index("claims-2-gpu") > names.index("fabric-2-gpu-container")
+    assert names.index("claims-2-gpu-rails-2-3") > names.index("fabric-2-gpu-rails-2-3-container")
+
+
+def test_guard_refuses_partial_pods_that_name_no_rail_set() -> None:
+    spec = existing("gcp", "a4-highgpu-8g", fabric={"mode": "dra", "dranet": "self"})
+    rules = _rules(_policies(spec)["gpufabric-guard-gpu"])
+    rule = rules["fabric-2-gpu-rails"]
+    last = rule["validate"]["deny"]["conditions"]["all"][-1]
+    assert last == {
+        "key": "{{ request.object.metadata.annotations.\"gpufabric.dev/rails\" || '' }}",
+        "operator": "AnyNotIn", "value": ["0,1", "2,3", "4,5", "6,7"]}
+    assert "gpufabric.dev/rails: one of 0,1 | 2,3 | 4,5 | 6,7" in rule["validate"]["message"]
+    assert "fabric-8-gpu-rails" not in rules  # a full node holds every rail
 
 
 def test_guard_rejects_counts_without_a_fabric_shape() -> None:

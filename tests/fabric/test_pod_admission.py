@@ -18,9 +18,13 @@ Expected values are written out from their sources, not from the code:
 - DOKS: fabric0..7 moved whole into one pod by host-device
   (shared/seeds/digitalocean-doks-multinode-gpu.md): full-node pods only.
 - GKE A3 Mega (TCPXO) and A3 Ultra (multi-networking): full-node pods only
-  (issue 17; gcp-do's pod_gpu_counts); A4 DRA claims ``<n>-gpu-nic-aligned``
-  (shared/seeds/gke-nvidia-dra-dranet.md).
+  (issue 17; gcp-do's pod_gpu_counts); A4 DRA claims ``<n>-gpu-nic-aligned`` for full
+  nodes (shared/seeds/gke-nvidia-dra-dranet.md) and, for partial-node pods, the rail
+  claim their ``gpufabric.dev/rails`` annotation names (A4: 1 NIC per GPU, GPU pairs
+  on one PCIe root, so 1-GPU rails 0..7, 2-GPU 0-1..6-7, 4-GPU 0-3 / 4-7); a partial
+  pod naming no rail set is refused.
 """
+
 
 from __future__ import annotations
 
@@ -98,11 +102,16 @@ def _pod(shape: str, gpus: int, resource: str, selector: dict[str, str],
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
 
+# Stacks whose partial-node pods are rail-pinned: GPUs -> (annotation, claim template).
+RAILS = {"gcp-a4": {1: ("5", "1-gpu-nic-rail-5"), 2: ("2,3", "2-gpu-nic-rails-2-3"),
+                    4: ("4,5,6,7", "4-gpu-nic-rails-4-7")}}
+
 def _trainer(pod: dict[str, Any]) -> dict[str, Any]:
     return next(c for c in pod["spec"]["containers"] if c["name"] == "trainer")
 
 
-def _check_fabric(stack: str, pod: dict[str, Any], gpus: int, resource: str) -> None:
+def _check_fabric(stack: str, pod: dict[str, Any], gpus: int, resource: str,
+                  template: str | None = None) -> None:
     _, _, nics, net, _ = EXPECT[stack]
     trainer = _trainer(pod)
     env = {e["name"]: e["value"] for e in trainer.get("env", [])}
@@ -110,7 +119,8 @@ def _check_fabric(stack: str, pod: dict[str, Any], gpus: int, resource: str) -> 
     limits = trainer["resources"].get("limits", {})
     if nics is None:  # DRA: the GPU count became the aligned claim
         assert resource not in limits
-        assert {"name": "gpu", "resourceClaimTemplateName": f"{gpus}-gpu-nic-aligned"} in \
+        expected = template or f"{gpus}-gpu-nic-aligned"
+        assert {"name": "gpu", "resourceClaimTemplateName": expected} in \
             pod["spec"]["resourceClaims"]
         assert {"name": "gpu"} in trainer["resources"]["claims"]
     else:
@@ -148,6 +158,15 @@ def test_each_pod_shape_gets_its_fabric_or_a_reason(stack: str) -> None:
                         assert result.rule == "fabric-gpu-shape", (where, result.denied)
                         assert f"pods asking for {', '.join(map(str, served))} GPUs" in \
                             str(result.denied)
+                    elif gpus in RAILS.get(stack, {}):
+                        assert result.rule == f"fabric-{gpus}-gpu-rails", (where, result.denied)
+                        value, template = RAILS[stack][gpus]
+                        assert "gpufabric.dev/rails: one of" in str(result.denied)
+                        pinned = _pod(shape, gpus, resource, selector, sidecar_first,
+                                      annotations={"gpufabric.dev/rails": value})
+                        result = admit(policies, pinned, ns)
+                        assert result.denied is None, (where, result.denied)
+                        _check_fabric(stack, result.pod, gpus, resource, template)
                     else:
                         assert result.denied is None, (where, result.denied)
                         _check_fabric(stack, result.pod, gpus, resource)

@@ -32,6 +32,7 @@ from gpu_fabric.fabric.addons import ADDONS, KYVERNO, ResolvedAddons
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.fabric.manifests.common import meta, namespace
 from gpu_fabric.fabric.model import HelmRelease, Manifest, Part
+from gpu_fabric.fabric.naming import pinned_rail_sets, rails_value
 from gpu_fabric.fabric.shapes import OPT_OUT, pod_shapes, served_counts
 from gpu_fabric.fabric.workload import CHANNEL_CLAIM, PodFragment, pod_fragment
 
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 
 API = "kyverno.io/v1"
 OPT_OUT_ANNOTATION = "gpufabric.dev/inject"
+# A partial-node pod on a pool with rail claim templates names its rail set here
+# (``2,3``); every pod of one job names the same set, so their cross-node traffic stays
+# on the same rails (NCCL_CROSS_NIC=0) and their NICs and GPUs share a PCIe root.
+RAILS_ANNOTATION = "gpufabric.dev/rails"
 AUTOGEN_ANNOTATION = "pod-policies.kyverno.io/autogen-controllers"
 CONTAINERS = "request.object.spec.containers"
 # Namespaces of the cluster itself and of the add-ons: their GPU pods (validators,
@@ -182,31 +187,48 @@ def mutate_policy(
     excluded = [] if scope else system_namespaces()
     rules: list[dict[str, Any]] = []
     for n in allowed_counts(spec, fabric):
-        fragment = pod_fragment(fabric, n)
-        pod_level = {"all": [
-            {"key": pod_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
-            _one_gpu_container(fabric),
-            *pool_conditions(fabric, several),
-        ]}
-        element = {"all": [
-            {"key": element_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
-        ]}
-        base = {"match": _pods(scope), "exclude": _exclude(excluded), "preconditions": pod_level}
-        rules.append({"name": f"fabric-{n}-gpu", **base,
-                      "mutate": {"patchStrategicMerge": _pod_patch(fragment)}})
-        rules.append({"name": f"fabric-{n}-gpu-container", **base, "mutate": {"foreach": [{
-            "list": CONTAINERS,
-            "preconditions": element,
-            "patchStrategicMerge": _container_patch(fragment),
-        }]}})
-        if fabric.uses_dra:
-            # Last: the GPU count moves from the device plugin resource to the claim
-            # (a device-plugin pool's channel claim leaves the GPU resource in place).
-            rules.append({"name": f"claims-{n}-gpu", **base, "mutate": {"foreach": [{
-                "list": CONTAINERS,
-                "preconditions": element,
-                "patchesJson6902": json.dumps(_claim_patch(fabric.gpu_resource), indent=1),
-            }]}})
+        pinned = pinned_rail_sets(fabric, n)
+        # Partial-node pods on pools with rail templates get the rail claim their
+        # annotation names (the guard refuses one that names none); others the aligned one.
+        variants: list[tuple[str, tuple[int, ...] | None]] = (
+            [(f"-rails-{rails_value(r).replace(',', '-')}", r) for r in pinned]
+            if pinned else [("", None)]
+        )
+        for suffix, rails in variants:
+            fragment = pod_fragment(fabric, n, rails=rails)
+            conditions = [
+                {"key": pod_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
+                _one_gpu_container(fabric),
+                *pool_conditions(fabric, several),
+            ]
+            if rails is not None:
+                conditions.append({"key": rails_annotation(), "operator": "Equals",
+                                   "value": rails_value(rails)})
+            pod_level = {"all": conditions}
+            element = {"all": [
+                {"key": element_gpus(fabric.gpu_resource), "operator": "Equals",
+                 "value": str(n)},
+            ]}
+            base = {"match": _pods(scope), "exclude": _exclude(excluded),
+                    "preconditions": pod_level}
+            rules.append({"name": f"fabric-{n}-gpu{suffix}", **base,
+                          "mutate": {"patchStrategicMerge": _pod_patch(fragment)}})
+            rules.append({"name": f"fabric-{n}-gpu{suffix}-container", **base,
+                          "mutate": {"foreach": [{
+                              "list": CONTAINERS,
+                              "preconditions": element,
+                              "patchStrategicMerge": _container_patch(fragment),
+                          }]}})
+            if fabric.uses_dra:
+                # Last: the GPU count moves from the device plugin resource to the claim
+                # (a device-plugin pool's channel claim leaves the GPU resource in place).
+                rules.append({"name": f"claims-{n}-gpu{suffix}", **base,
+                              "mutate": {"foreach": [{
+                                  "list": CONTAINERS,
+                                  "preconditions": element,
+                                  "patchesJson6902": json.dumps(
+                                      _claim_patch(fabric.gpu_resource), indent=1),
+                              }]}})
     where = ", ".join(scope) if scope else "every workload namespace"
     return {
         "apiVersion": API,
@@ -225,6 +247,33 @@ def mutate_policy(
         ),
         "spec": {"background": False, "rules": rules},
     }
+
+
+def rails_annotation() -> str:
+    return f"{{{{ request.object.metadata.annotations.\"{RAILS_ANNOTATION}\" || '' }}}}"
+
+
+def _rail_rules(spec: ClusterSpec, fabric: FabricDescription, scope: list[str] | None,
+                system: list[str], pool: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Partial-node pods on pools with rail templates must name one of the rail sets."""
+    label = f"Pool {fabric.pool} ({fabric.machine.name})"
+    out = []
+    for n in allowed_counts(spec, fabric):
+        pinned = pinned_rail_sets(fabric, n)
+        if not pinned:
+            continue
+        valid = [rails_value(r) for r in pinned]
+        out.append(_deny(
+            f"fabric-{n}-gpu-rails", _pods(scope), _exclude([] if scope else system),
+            [{"key": pod_gpus(fabric.gpu_resource), "operator": "Equals", "value": str(n)},
+             *pool,
+             {"key": rails_annotation(), "operator": "AnyNotIn", "value": valid}],
+            f"{label}: a {n}-GPU pod takes one NIC rail set so every pod of a job uses the "
+            f"same rails on every node; annotate it {RAILS_ANNOTATION}: one of "
+            f"{' | '.join(valid)} (the same value on all pods of the job), or set {OPT_OUT} "
+            "to run without the fabric.",
+        ))
+    return out
 
 
 def _deny(name: str, match: dict[str, Any], exclude: dict[str, Any],
@@ -276,6 +325,7 @@ def guard_policy(
               f"{label}: the fabric is given to one container per pod; put every GPU of the "
               f"pod in one container, or set {OPT_OUT} to run without the fabric."),
     ]
+    rules += _rail_rules(spec, fabric, scope, system, pool)
     if scope:
         rules.append(_deny(
             "fabric-namespace", _pods(), _exclude([*scope, *system]), [asks, *pool],

@@ -51,6 +51,25 @@ def rail_sets(fabric: FabricDescription, gpus: int) -> list[tuple[int, ...]]:
     return out
 
 
+def pinned_rail_sets(fabric: FabricDescription, gpus: int) -> list[tuple[int, ...]]:
+    """The rail sets a ``gpus``-GPU pod of ``fabric`` is pinned to by injection (one rail
+    claim template each, ``fabric.parts._rail_claim_templates``); empty where the pool has
+    no rail templates (no DRA NIC class known by DraNet ifName, or a full node)."""
+    classes = fabric.dra
+    if (classes is None or not classes.rails_by_ifname or not classes.nic_class
+            or fabric.attach.value != "dra" or gpus >= fabric.machine.gpus):
+        return []
+    names = [r.netdev for r in fabric.rails]
+    if len(names) != fabric.machine.fabric_nics or not all(names):
+        return []
+    return rail_sets(fabric, gpus)
+
+
+def rails_value(rails: tuple[int, ...]) -> str:
+    """``2,3``: the ``gpufabric.dev/rails`` annotation value naming a rail set."""
+    return ",".join(str(r) for r in rails)
+
+
 def claim_gpu_counts(fabric: FabricDescription, wanted: list[int]) -> list[int]:
     """The claim sizes that fit the machine (1, 2, 4, 8 on an 8-GPU node)."""
     return [n for n in wanted if n <= fabric.machine.gpus]
