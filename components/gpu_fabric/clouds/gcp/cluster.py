@@ -247,7 +247,7 @@ class GcpGpuCluster(GpuCluster):
             allows=[gcp.compute.FirewallAllowArgs(protocol="tcp",
                                                   ports=[str(p) for p in extra])],
             source_ranges=[str(opts.master_ipv4_cidr)],
-            opts=self.child_opts(),
+            opts=self.child_opts(delete_before_replace=True),  # fixed name (plan_facts)
         )]
 
     def _node_service_account(self) -> pulumi.Input[str]:
