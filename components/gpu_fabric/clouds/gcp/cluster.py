@@ -68,7 +68,7 @@ def _maintenance(
     control-plane patches only, no node is drained; GKE "Maintenance exclusions",
     https://cloud.google.com/kubernetes-engine/docs/concepts/maintenance-windows-and-exclusions).
     """
-    exclusions = default_exclusions(opts)
+    exclusions: list[Any] = list(default_exclusions(opts))
     if freeze is not None:
         exclusions.append(SimpleNamespace(
             name=FREEZE_EXCLUSION, start_time=freeze.start, end_time=freeze.end,
