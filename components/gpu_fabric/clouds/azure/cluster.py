@@ -72,6 +72,8 @@ def node_os_channel(spec: ClusterSpec) -> str:
     ``kubernetes.auto_upgrade`` and SecurityPatch without. Before issue 31 it was ``None``
     without auto_upgrade: nodes never got OS patches (AKS's own default is NodeImage since
     API 2023-06-01, learn.microsoft.com/azure/aks/auto-upgrade-node-os-image)."""
+    if spec.kubernetes.freeze is not None:  # the cluster-wide freeze stops every channel
+        return "None"
     options: AzureOptions | None = spec.options
     if options is not None and options.node_os_upgrade_channel is not None:
         return options.node_os_upgrade_channel

@@ -19,8 +19,6 @@ PLAN_FACTS = PlanFacts(
         ),
         "oci:Core/computeCluster:ComputeCluster": ("availabilityDomain", "compartmentId"),
     },
-    # A looked-up OKE image is pinned after create (clouds/oci/blocks.py PINNED_IMAGE).
-    ignored_inputs={"oci:ContainerEngine/nodePool:NodePool": ("nodeSourceDetails.imageId",)},
     credential_keys=frozenset({"oci:privateKey", "oci:privateKeyPassword"}),
     # OCI identifies resources by OCID; display names need not be unique. IAM policy
     # names are the exception: unique in the tenancy.
