@@ -69,6 +69,9 @@ def test_gb200_dra_on_managed_control_planes_runs_the_compute_domain_controller(
 ) -> None:
     raw = spec_dict(cloud, fabric={"mode": "dra"})
     raw["node_pools"][0]["machine_type"] = machine
+    if cloud == "aws":  # Capacity Blocks only (EKS user guide ml-eks-nvidia-ultraserver)
+        raw["node_pools"][0]["capacity"] = {
+            "type": "capacity_block", "reservation": "cr-0123456789abcdef0"}
     plan: PlanResult = spec_plan(raw)
     (driver,) = [r for r in plan.by_type("kubernetes:helm.sh/v3:Release")
                  if r.inputs.get("chart") == "nvidia-dra-driver-gpu"]

@@ -60,12 +60,14 @@ def test_gpu_share_gets_the_rail_aligned_share_of_pooled_devices(m) -> None:
 # Fabric NICs one GPU's pod gets, written out from the pairing sources (not from
 # Machine.nics_for): aws/aws-ofi-nccl topology/p4d-24xl-topo.xml (2 GPUs share 1 EFA)
 # and p5.48xl-topo.xml (4 EFA per GPU); the other AWS shapes and GB200 from their NIC
-# and GPU counts (16 EFA / 8 GPUs = 2...); shared/reference/oci.md (16 RoCE ports on
+# and GPU counts (16 EFA / 8 GPUs = 2; p6e-gb200: 16 EFA on cards 1-16 of 17, per
+# aws-parallelcluster a59f9c9 queues_stack.py / PR #6930, / 4 GPUs = 4);
+# shared/reference/oci.md (16 RoCE ports on
 # 8-GPU A100/H100 shapes = 2 per GPU, 8 single-port NICs = 1 per GPU).
 ONE_GPU_NICS = {
     "p4d.24xlarge": 1, "p4de.24xlarge": 1, "p5.48xlarge": 4, "p5e.48xlarge": 4,
     "p5en.48xlarge": 2, "p6-b200.48xlarge": 1, "p6-b300.48xlarge": 2,
-    "p6e-gb200.36xlarge": 1,
+    "p6e-gb200.36xlarge": 4,
     "BM.GPU4.8": 2, "BM.GPU.B4.8": 2, "BM.GPU.A100-v2.8": 2, "BM.GPU.H100.8": 2,
     "BM.GPU.H200.8": 1, "BM.GPU.B200.8": 1, "BM.GPU.MI300X.8": 1, "BM.GPU.GB200-v3.4": 2,
 }

@@ -51,6 +51,19 @@ _AWSOME = (
 )
 _AWSOME_NCCL = _AWSOME + "README.md"  # 2x p4de 78.33, 2x p5 443.72 GB/s all_reduce at 2 GiB
 _AWSOME_GB200 = _AWSOME + "kubernetes/nccl-tests-gb200.yaml"  # "p6e has 4 NICs"
+# p6e-gb200's network cards as EC2 DescribeInstanceTypes reports them (MaximumNetworkCards
+# 17; MaximumNetworkInterfaces 2 on even cards, 1 on odd ones; EFA on every card), in the
+# review of aws-parallelcluster PR #6930 (hgreebe, 2025-08-07); the PR's first commit sets
+# even cards `efa` and odd cards `efa-only`, device index 0 where a card takes one interface.
+_PCLUSTER_GB200 = (
+    "https://github.com/aws/aws-parallelcluster/blob/a59f9c94c775a7a2ee68e6eb0ed3ae82ca22ca3b/"
+    "cli/src/pcluster/templates/queues_stack.py"
+)
+# Network cards that take a single interface (DescribeInstanceTypes NetworkCards[].
+# MaximumNetworkInterfaces == 1): an EFA there must be device index 0.
+ONE_INTERFACE_CARDS: dict[str, frozenset[int]] = {
+    "p6e-gb200.36xlarge": frozenset(range(1, 17, 2)),  # _PCLUSTER_GB200: odd cards 1..15
+}
 # aws-ofi-nccl's static NCCL topologies (p5's was removed after d6546c3, once generated).
 _OFI = "https://github.com/aws/aws-ofi-nccl/blob/"
 _P4D_TOPO = _OFI + "2daf7d303aa139a03140aa530957d10521e4478d/topology/p4d-24xl-topo.xml"
@@ -166,17 +179,20 @@ MACHINES: tuple[Machine, ...] = (
     ),
     Machine(
         cloud=Cloud.AWS, name="p6e-gb200.36xlarge", family="P6e-GB200", gpu=GB200, gpus=4,
-        fabric=FabricKind.EFA, fabric_nics=4, gbps_per_nic=400, total_fabric_gbps=1600,
+        fabric=FabricKind.EFA, fabric_nics=16, gbps_per_nic=200, total_fabric_gbps=3200,
         mtu=9001, nccl=AWS_EFA,
-        busbw_floor=_derived(4, 400, 0.7), floor_basis=DERIVED_RDMA,
-        sources=(_BANDWIDTH, _NETWORK_CARDS, _JUMBO_MTU, _AWSOME_GB200),
-        cpu_arch="arm64", nvlink=NVL72_GB200,
-        notes="Sources disagree (ENI: 17 cards; awsome: 4 EFA). 4 EFA x 400 Gb/s used; "
-        "network-card layout unconfirmed.",
+        busbw_floor=_derived(16, 200, 0.7), floor_basis=DERIVED_RDMA,
+        sources=(_PCLUSTER_GB200, _BANDWIDTH, _NETWORK_CARDS, _JUMBO_MTU, _AWSOME_GB200),
+        cpu_arch="arm64", nvlink=NVL72_GB200, network_cards=17,
+        notes="17 network cards (DescribeInstanceTypes, aws-parallelcluster PR #6930): even "
+        "cards take 2 interfaces (efa), odd cards 1 (efa-only). The 16 EFA on cards 1-16 are "
+        "the fabric; card 0 carries the primary ENA. 200 Gb/s per card is the 3.2 Tb/s "
+        "instance bandwidth (karpenter zz_generated.bandwidth.go) over 16 cards; AWS "
+        "publishes no per-card figure. awsome's GB200 MPIJob asks only 4 EFA per pod.",
         pairing=GpuNicPairing(
-            gpus_per_group=1, nics_per_group=1, confirmed=False,
-            evidence="4 EFA for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
-            source=_AWSOME_GB200,
+            gpus_per_group=1, nics_per_group=4, confirmed=False,
+            evidence="16 EFA for 4 GPUs; inferred from GPU and NIC counts (per-GPU share)",
+            source=_PCLUSTER_GB200,
         ),
     ),
     Machine(

@@ -165,7 +165,9 @@ def test_gpu_node_group_ami_taint_labels(stack_plan) -> None:
 
 
 def test_gb200_uses_the_arm_ami(spec_plan) -> None:
-    plan = spec_plan(with_pool("aws", machine_type="p6e-gb200.36xlarge"))
+    # Capacity Blocks only (EKS user guide ml-eks-nvidia-ultraserver).
+    plan = spec_plan(with_pool("aws", machine_type="p6e-gb200.36xlarge", capacity={
+        "type": "capacity_block", "reservation": "cr-0123456789abcdef0"}))
     assert _gpu_group(plan).inputs["amiType"] == "AL2023_ARM_64_NVIDIA"
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from gpu_fabric import versions
 from gpu_fabric.catalog import FabricKind, Machine
+from gpu_fabric.catalog.aws import ONE_INTERFACE_CARDS
 from gpu_fabric.clouds.aws.options import AwsOptions
 from gpu_fabric.fabric.problems import refuse
 
@@ -46,6 +47,9 @@ AMI_X86_NVIDIA = "AL2023_x86_64_NVIDIA"
 AMI_ARM_NVIDIA = "AL2023_ARM_64_NVIDIA"
 AMI_TYPES = (AMI_X86_NVIDIA, AMI_ARM_NVIDIA)
 EFA_TYPE = "efa"
+# Instance types EC2 sells only through Capacity Blocks for ML: P6e-GB200 UltraServers
+# (https://docs.aws.amazon.com/eks/latest/userguide/ml-eks-nvidia-ultraserver.html).
+CAPACITY_BLOCK_ONLY = ("p6e-gb200.36xlarge",)
 EFA_ONLY_TYPE = "efa-only"
 ENA_TYPE = "interface"
 
@@ -203,10 +207,12 @@ def interfaces(machine: Machine, layout: str) -> tuple[Interface, ...]:
         out.append(Interface(0, 0, ENA_TYPE))
         if card0_efa:
             out.append(Interface(0, 1, EFA_ONLY_TYPE))
+    single = ONE_INTERFACE_CARDS.get(machine.name, frozenset())
     for card in efa_cards:
         if card == 0:
             continue
-        device = 0 if layout == "ena-primary" else 1
+        # A card that takes one interface has only device index 0 (p6e-gb200's odd cards).
+        device = 0 if layout == "ena-primary" or card in single else 1
         out.append(Interface(card, device, EFA_ONLY_TYPE))
     return tuple(out)
 
@@ -248,6 +254,15 @@ def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str) -> Po
                f"{machine.name} is {machine.cpu_arch}; use "
                f"{AMI_ARM_NVIDIA if arm else AMI_X86_NVIDIA}", ami)
     capacity = pool.capacity
+    if machine.name in CAPACITY_BLOCK_ONLY and capacity.type != "capacity_block":
+        refuse(
+            f"{path}.capacity.type",
+            f"{machine.name} is sold only as UltraServer capacity through EC2 Capacity Blocks "
+            "for ML (EKS user guide ml-eks-nvidia-ultraserver): on demand, Spot and On-Demand "
+            "Capacity Reservations cannot launch it. Use capacity: {type: capacity_block, "
+            "reservation: cr-...} with the Capacity Block's reservation id",
+            capacity.type,
+        )
     reserved = capacity.type in ("reservation", "capacity_block")
     if pool.placement == "compact" and reserved:
         refuse(

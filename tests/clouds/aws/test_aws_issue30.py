@@ -1,0 +1,71 @@
+"""EKS at parity with terraform-aws-eks and AWS's training templates (issue 30).
+
+Expected values are literal, from the sources named beside them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_fabric.errors import SpecError
+from tests.specs import with_pool
+
+LT = "aws:ec2/launchTemplate:LaunchTemplate"
+NG = "aws:eks/nodeGroup:NodeGroup"
+PG = "aws:ec2/placementGroup:PlacementGroup"
+GB200 = "p6e-gb200.36xlarge"
+CB = {"type": "capacity_block", "reservation": "cr-0123456789abcdef0"}
+
+
+def _nics(plan) -> list[tuple[int, int, str]]:
+    (template,) = plan.by_type(LT)
+    return [(n["networkCardIndex"], n["deviceIndex"], n["interfaceType"])
+            for n in template.inputs["networkInterfaces"]]
+
+
+# -- 1. p6e-gb200: Capacity Blocks only, 17 network cards ---------------------------------
+@pytest.mark.parametrize("capacity", [
+    {"type": "on_demand"}, {"type": "spot"},
+    {"type": "reservation", "reservation": "cr-0123456789abcdef0"},
+])
+def test_gb200_outside_a_capacity_block_is_refused(spec_plan, capacity) -> None:
+    """P6e-GB200 UltraServers are sold only through Capacity Blocks for ML (EKS user
+    guide https://docs.aws.amazon.com/eks/latest/userguide/ml-eks-nvidia-ultraserver.html)."""
+    with pytest.raises(SpecError) as info:
+        spec_plan(with_pool("aws", machine_type=GB200, capacity=capacity))
+    (problem,) = info.value.problems
+    assert problem.path == "node_pools[0].capacity.type"
+    assert problem.value == capacity["type"]
+    assert "Capacity Blocks" in str(info.value)
+
+
+def test_gb200_in_a_capacity_block_plans_without_a_new_placement_group(spec_plan) -> None:
+    plan = spec_plan(with_pool("aws", machine_type=GB200, capacity=CB))
+    assert plan.by_type(PG) == []
+    (template,) = plan.by_type(LT)
+    assert template.inputs["instanceMarketOptions"]["marketType"] == "capacity-block"
+
+
+# aws-parallelcluster PR #6930 (review, 2025-08-07, from EC2 DescribeInstanceTypes):
+# MaximumNetworkCards 17; MaximumNetworkInterfaces 2 on even cards, 1 on odd cards.
+GB200_ENA_PRIMARY = [(0, 0, "interface")] + [(c, 0, "efa-only") for c in range(1, 17)]
+GB200_EFA_PRIMARY = [(0, 0, "interface")] + [
+    (c, 0 if c % 2 else 1, "efa-only") for c in range(1, 17)]
+
+
+@pytest.mark.parametrize(("layout", "expected"), [
+    ("ena-primary", GB200_ENA_PRIMARY), ("efa-primary", GB200_EFA_PRIMARY)])
+def test_gb200_launch_template_uses_the_17_cards(spec_plan, layout, expected) -> None:
+    data = with_pool("aws", machine_type=GB200, capacity=CB)
+    data["aws"] = {"efa_interface_layout": layout}
+    assert _nics(spec_plan(data)) == expected
+
+
+def test_gb200_catalog_row_has_17_cards() -> None:
+    from gpu_fabric.catalog import get_machine
+
+    m = get_machine(GB200)
+    assert (m.network_cards, m.fabric_nics, m.total_fabric_gbps) == (17, 16, 3200)
+    assert (
+        "https://github.com/aws/aws-parallelcluster/blob/a59f9c94c775a7a2ee68e6eb0ed3ae82ca22ca3b/"
+        "cli/src/pcluster/templates/queues_stack.py") in m.sources
