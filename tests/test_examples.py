@@ -136,6 +136,7 @@ def test_efa_node_group_joins_an_existing_vpc_and_eks_cluster() -> None:
         "gpu-subnet-id": "subnet-0ccc", "cluster": "my-eks",
         "cluster-security-group-id": "sg-0ddd",
         "node-role-arn": "arn:aws:iam::123456789012:role/my-eks-nodes",
+        "vpc-cni-version": "v1.20.1-eksbuild.3",
     })
     assert not plan.by_type("aws:ec2/vpc:Vpc") and not plan.by_type("aws:eks/cluster:Cluster")
     sg = plan.one("aws:ec2/securityGroup:SecurityGroup")

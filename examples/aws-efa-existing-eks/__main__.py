@@ -11,6 +11,12 @@ per network card, in a cluster placement group, on your GPU subnet:
     pulumi config set cluster my-eks
     pulumi config set cluster-security-group-id sg-0ddd...     # the EKS cluster SG
     pulumi config set node-role-arn arn:aws:iam::123456789012:role/my-eks-nodes
+    pulumi config set vpc-cni-version v1.20.1-eksbuild.3       # the cluster's VPC CNI
+
+The EFA interfaces are efa-only, which need VPC CNI 1.18.5 or later (EKS user
+guide node-efa): read the cluster's with ``aws eks describe-addon --cluster-name
+my-eks --addon-name vpc-cni`` (or the aws-node image tag); an older one is refused
+before any resource is created.
 
 Then install the fabric layer with ``gf.FabricStack`` (see examples/fabric-only).
 """
@@ -57,6 +63,7 @@ nodes = EfaNodeGroup(
         pool=pool, fabric=fabric,
         cluster_security_group_id=config.require("cluster-security-group-id"),
         efa_security_group_id=network.efa_security_group.id, kubernetes_version="1.34",
+        vpc_cni_version=config.require("vpc-cni-version"),
     ),
 )
 pulumi.export("node_group", nodes.node_group.node_group_name)

@@ -69,3 +69,48 @@ def test_gb200_catalog_row_has_17_cards() -> None:
     assert (
         "https://github.com/aws/aws-parallelcluster/blob/a59f9c94c775a7a2ee68e6eb0ed3ae82ca22ca3b/"
         "cli/src/pcluster/templates/queues_stack.py") in m.sources
+
+
+# -- 2. efa-only on an existing cluster: the VPC CNI version is an input ----------------
+def _block_args(**change: object):
+    from gpu_fabric import describe_cluster
+    from gpu_fabric.aws import EfaNodeGroupArgs
+    from gpu_fabric.spec import load_spec
+    from tests.specs import spec_dict
+
+    spec = load_spec(spec_dict("aws"))
+    fields: dict = {
+        "name_prefix": "p5", "cluster_name": "my-eks", "node_role_arn": "arn:aws:iam::1:role/n",
+        "subnet_id": "subnet-0ccc", "pool": spec.pool("gpu"),
+        "fabric": describe_cluster(spec)["gpu"], "cluster_security_group_id": "sg-0ddd",
+        "efa_security_group_id": "sg-0eee", "kubernetes_version": "1.34", **change}
+    return EfaNodeGroupArgs(**fields)
+
+
+@pytest.mark.parametrize(("version", "words"), [
+    (None, "give the cluster's VPC CNI version"),
+    # EKS user guide node-efa (https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html):
+    # efa-only interfaces need VPC CNI 1.18.5 or later.
+    ("v1.18.4-eksbuild.1", "need VPC CNI 1.18.5 or later"),
+    ("1.17.1", "need VPC CNI 1.18.5 or later"),
+    ("latest", "not a VPC CNI version"),
+])
+def test_existing_cluster_block_refuses_an_unknown_or_old_vpc_cni(version, words) -> None:
+    from gpu_fabric.aws import EfaNodeGroup
+
+    with pytest.raises(SpecError) as info:
+        EfaNodeGroup("p5-nodes", _block_args(vpc_cni_version=version))
+    (problem,) = info.value.problems
+    assert problem.path == "AwsEfaNodeGroupArgs.vpc_cni_version"
+    assert words in problem.message
+
+
+@pytest.mark.parametrize("version", ["v1.18.5-eksbuild.1", "1.20.1", "v1.20.1-eksbuild.3"])
+def test_existing_cluster_block_takes_a_new_enough_vpc_cni(version) -> None:
+    from gpu_fabric.aws import EfaNodeGroup
+    from gpu_fabric.plan.runner import run_program
+
+    plan = run_program(lambda: EfaNodeGroup("p5-nodes", _block_args(vpc_cni_version=version)))
+    (template,) = plan.by_type(LT)
+    assert {n["interfaceType"] for n in template.inputs["networkInterfaces"]} == {
+        "interface", "efa-only"}

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import pulumi
 import pulumi_aws as aws
 
-from gpu_fabric.clouds.aws.layout import NetworkPlan, plan_pool
+from gpu_fabric.clouds.aws.layout import NetworkPlan, check_vpc_cni, plan_pool
 from gpu_fabric.clouds.aws.network import Network, create_network, existing_network
 from gpu_fabric.clouds.aws.nodegroup import (
     efa_security_group,
@@ -142,6 +142,10 @@ class AwsEfaNodeGroupArgs:
     efa_interface_layout: str = "ena-primary"
     """``ena-primary``: card 0 device 0 is a plain ENA and every EFA is efa-only (AWS
     guidance); ``efa-primary``: card 0 device 0 is a combined EFA+ENA."""
+    vpc_cni_version: str | None = None
+    """The cluster's VPC CNI version (``v1.20.1-eksbuild.3`` or ``1.20.1``): required when
+    the launch template has efa-only interfaces (every EFA layout does), which need
+    1.18.5 or later (EKS user guide node-efa); an older one is refused before any resource."""
     tags: Mapping[str, str] = field(default_factory=dict)
     """AWS tags of every child (instances also get ``gpufabric.dev/pool``)."""
     depends_on: Sequence[pulumi.Resource] = ()
@@ -161,6 +165,8 @@ class AwsEfaNodeGroup(pulumi.ComponentResource):
                 f"not an interface layout; use one of {', '.join(EFA_INTERFACE_LAYOUTS)}"
             )
         plan = plan_pool(args.pool, args.efa_interface_layout, "AwsEfaNodeGroupArgs.pool")
+        check_vpc_cni(args.vpc_cni_version, [plan], "AwsEfaNodeGroupArgs.vpc_cni_version",
+                      "(upgrade the vpc-cni add-on first)")
         super().__init__(NODE_GROUP_TYPE, name, None, opts)
         child = moved_child_opts(self, opts)
         base = args.name_prefix

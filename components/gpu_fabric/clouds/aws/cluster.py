@@ -104,11 +104,12 @@ class AwsGpuCluster(GpuCluster):
         efa_sg = fabric_network.efa_security_group
         # Managed vpc-cni at a version that handles efa-only interfaces, installed
         # before compute (terraform-aws-eks `before_compute`): GPU nodes boot with it.
+        cni_version = vpc_cni_version(spec, plans)
         vpc_cni = aws.eks.Addon(
             f"{self.name}-vpc-cni",
             cluster_name=self.eks.name,
             addon_name="vpc-cni",
-            addon_version=vpc_cni_version(spec, plans),
+            addon_version=cni_version,
             # EKS installed a self-managed aws-node at creation: take it over.
             resolve_conflicts_on_create="OVERWRITE",
             resolve_conflicts_on_update="PRESERVE",
@@ -130,7 +131,8 @@ class AwsGpuCluster(GpuCluster):
                     node_role_arn=node_role.arn, subnet_id=net.gpu_subnet_id, pool=pool,
                     fabric=self.fabrics[pool.name], cluster_security_group_id=cluster_sg,
                     efa_security_group_id=efa_sg.id, kubernetes_version=k8s_version,
-                    efa_interface_layout=opts.efa_interface_layout, tags=tags,
+                    efa_interface_layout=opts.efa_interface_layout,
+                    vpc_cni_version=cni_version, tags=tags,
                     depends_on=[*node_attach, *net.ready, vpc_cni],
                 ),
                 opts=self.child_opts(),

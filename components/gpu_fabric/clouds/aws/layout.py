@@ -301,22 +301,37 @@ def pool_plans(spec: ClusterSpec) -> list[PoolPlan]:
 
 
 def vpc_cni_version(spec: ClusterSpec, plans: list[PoolPlan]) -> str:
-    """The managed vpc-cni add-on version; refused when too old for efa-only interfaces.
-
-    EKS user guide (node-efa.adoc): EFA-only interfaces need VPC CNI 1.18.5 or later
-    (older ones do not skip them and the node's networking breaks).
-    """
-    wanted = options_of(spec).vpc_cni_version
-    version = wanted or versions.EKS_VPC_CNI_ADDON
-    efa_only = any(i.interface_type == EFA_ONLY_TYPE for p in plans for i in p.interfaces)
-    found = tuple(int(x) for x in version.lstrip("v").split("-")[0].split("."))
-    minimum = versions.EKS_VPC_CNI_EFA_ONLY_MIN
-    if efa_only and found < minimum:
-        refuse(
-            "aws.vpc_cni_version",
-            "the GPU launch templates have efa-only interfaces, which need VPC CNI "
-            f"{'.'.join(map(str, minimum))} or later; use e.g. {versions.EKS_VPC_CNI_ADDON} "
-            "(or remove aws.vpc_cni_version for the pinned default)",
-            version,
-        )
+    """The managed vpc-cni add-on version; refused when too old for efa-only interfaces."""
+    version = options_of(spec).vpc_cni_version or versions.EKS_VPC_CNI_ADDON
+    check_vpc_cni(version, plans, "aws.vpc_cni_version",
+                  "(or remove aws.vpc_cni_version for the pinned default)")
     return version
+
+
+_CNI_VERSION = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(-eksbuild\.\d+)?$")
+
+
+def check_vpc_cni(version: str | None, plans: list[PoolPlan], field: str, hint: str) -> None:
+    """Refuse efa-only interfaces on a VPC CNI older than 1.18.5 (or of unknown version).
+
+    EKS user guide (https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html):
+    EFA-only interfaces need VPC CNI 1.18.5 or later; older ones do not skip them and
+    the node's pod networking breaks.
+    """
+    if not any(i.interface_type == EFA_ONLY_TYPE for p in plans for i in p.interfaces):
+        return
+    minimum = ".".join(map(str, versions.EKS_VPC_CNI_EFA_ONLY_MIN))
+    if version is None:
+        refuse(field,
+               f"the launch template has efa-only interfaces, which need VPC CNI {minimum} "
+               "or later: give the cluster's VPC CNI version (aws eks describe-addon "
+               "--addon-name vpc-cni, or the aws-node image tag), e.g. "
+               f"{versions.EKS_VPC_CNI_ADDON}", version)
+    found = _CNI_VERSION.match(str(version))
+    if found is None:
+        refuse(field, "not a VPC CNI version; expected e.g. v1.20.1-eksbuild.3 or 1.20.1",
+               version)
+    if tuple(int(x) for x in found.groups()[:3]) < versions.EKS_VPC_CNI_EFA_ONLY_MIN:
+        refuse(field,
+               "the GPU launch templates have efa-only interfaces, which need VPC CNI "
+               f"{minimum} or later; use e.g. {versions.EKS_VPC_CNI_ADDON} {hint}", version)
