@@ -114,3 +114,43 @@ def test_existing_cluster_block_takes_a_new_enough_vpc_cni(version) -> None:
     (template,) = plan.by_type(LT)
     assert {n["interfaceType"] for n in template.inputs["networkInterfaces"]} == {
         "interface", "efa-only"}
+
+
+# -- 3. reserved pools launch into the placement group their reservation was made in --
+ODCR = {"type": "reservation", "reservation": "cr-0123456789abcdef0"}
+
+
+def test_reserved_compact_pool_launches_into_the_named_group(spec_plan) -> None:
+    """A Capacity Reservation created in a cluster placement group is used by launching
+    into that group (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/cr-cpg.html):
+    compact + reservation is valid when it names the group; no new group is made."""
+    data = with_pool("aws", placement="compact", capacity=ODCR)
+    data["aws"] = {"placement_groups": {"gpu": "team-p5-cpg"}}
+    plan = spec_plan(data)
+    assert plan.by_type(PG) == []
+    (template,) = plan.by_type(LT)
+    assert template.inputs["placement"] == {"groupName": "team-p5-cpg"}
+    assert template.inputs["capacityReservationSpecification"] == {
+        "capacityReservationTarget": {"capacityReservationId": "cr-0123456789abcdef0"}}
+
+
+def test_reserved_compact_pool_without_a_group_is_refused_and_says_how(spec_plan) -> None:
+    with pytest.raises(SpecError) as info:
+        spec_plan(with_pool("aws", placement="compact", capacity=ODCR))
+    (problem,) = info.value.problems
+    assert problem.path == "node_pools[0].placement"
+    assert "aws.placement_groups.gpu" in problem.message
+
+
+@pytest.mark.parametrize(("pool", "placement", "path"), [
+    ("nope", "auto", "aws.placement_groups.nope"),
+    ("gpu", "none", "aws.placement_groups.gpu"),
+])
+def test_a_placement_group_for_no_pool_or_a_none_pool_is_refused(
+    spec_plan, pool, placement, path
+) -> None:
+    data = with_pool("aws", placement=placement)
+    data["aws"] = {"placement_groups": {pool: "team-cpg"}}
+    with pytest.raises(SpecError) as info:
+        spec_plan(data)
+    assert [p.path for p in info.value.problems] == [path]

@@ -142,6 +142,10 @@ class AwsEfaNodeGroupArgs:
     efa_interface_layout: str = "ena-primary"
     """``ena-primary``: card 0 device 0 is a plain ENA and every EFA is efa-only (AWS
     guidance); ``efa-primary``: card 0 device 0 is a combined EFA+ENA."""
+    placement_group_name: str | None = None
+    """An existing cluster placement group to launch into (instead of a new one): the one a
+    Capacity Reservation was created in (EC2 cr-cpg), which makes ``compact`` valid with
+    a reservation."""
     vpc_cni_version: str | None = None
     """The cluster's VPC CNI version (``v1.20.1-eksbuild.3`` or ``1.20.1``): required when
     the launch template has efa-only interfaces (every EFA layout does), which need
@@ -164,7 +168,8 @@ class AwsEfaNodeGroup(pulumi.ComponentResource):
                 f"AwsEfaNodeGroupArgs.efa_interface_layout: '{args.efa_interface_layout}' is "
                 f"not an interface layout; use one of {', '.join(EFA_INTERFACE_LAYOUTS)}"
             )
-        plan = plan_pool(args.pool, args.efa_interface_layout, "AwsEfaNodeGroupArgs.pool")
+        plan = plan_pool(args.pool, args.efa_interface_layout, "AwsEfaNodeGroupArgs.pool",
+                         args.placement_group_name, "AwsEfaNodeGroupArgs.placement_group_name")
         check_vpc_cni(args.vpc_cni_version, [plan], "AwsEfaNodeGroupArgs.vpc_cni_version",
                       "(upgrade the vpc-cni add-on first)")
         super().__init__(NODE_GROUP_TYPE, name, None, opts)
@@ -181,6 +186,7 @@ class AwsEfaNodeGroup(pulumi.ComponentResource):
         self.launch_template = gpu_launch_template(
             base, plan, args.cluster_security_group_id, args.efa_security_group_id,
             self.placement_group, args.pool.disk_size_gb, tags, child,
+            placement_group_name=plan.placement_group_name,
         )
         self.node_group = gpu_node_group(
             base, args.cluster_name, args.node_role_arn, args.subnet_id, plan, args.fabric,

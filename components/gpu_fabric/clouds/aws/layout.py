@@ -223,13 +223,14 @@ class PoolPlan:
     instance_type: str
     ami_type: str
     interfaces: tuple[Interface, ...]
-    placement_group: bool
+    placement_group: bool  # create a new cluster placement group
     capacity_type: str  # ON_DEMAND | SPOT | CAPACITY_BLOCK
     reservation_id: str | None
     market_type: str | None  # capacity-block
     min_size: int
     desired_size: int
     max_size: int
+    placement_group_name: str | None = None  # an existing group to launch into
 
     @property
     def efa_interfaces(self) -> tuple[Interface, ...]:
@@ -237,11 +238,22 @@ class PoolPlan:
 
 
 def pool_plan(spec: ClusterSpec, index: int, pool: GpuNodePoolSpec) -> PoolPlan:
-    return plan_pool(pool, options_of(spec).efa_interface_layout, f"node_pools[{index}]")
+    opts = options_of(spec)
+    return plan_pool(pool, opts.efa_interface_layout, f"node_pools[{index}]",
+                     opts.placement_groups.get(pool.name),
+                     f"aws.placement_groups.{pool.name}")
 
 
-def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str) -> PoolPlan:
-    """The node group plan of ``pool`` (``path`` names the pool in refusals)."""
+def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str,
+              placement_group_name: str | None = None,
+              group_path: str = "placement_group_name") -> PoolPlan:
+    """The node group plan of ``pool`` (``path`` names the pool in refusals).
+
+    ``placement_group_name`` names an existing cluster placement group: a Capacity
+    Reservation created in a cluster placement group is used by launching into that
+    group (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/cr-cpg.html), so a
+    reserved pool may be ``compact`` when it names the group.
+    """
     machine = pool.machine
     if pool.os_image is not None and pool.os_image not in AMI_TYPES:
         refuse(f"{path}.os_image",
@@ -264,16 +276,21 @@ def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str) -> Po
             capacity.type,
         )
     reserved = capacity.type in ("reservation", "capacity_block")
-    if pool.placement == "compact" and reserved:
+    if placement_group_name is not None and pool.placement == "none":
+        refuse(group_path, f"pool {pool.name} has placement none; remove its placement group "
+               "or set placement auto/compact", placement_group_name)
+    if pool.placement == "compact" and reserved and placement_group_name is None:
         refuse(
             f"{path}.placement",
             "a capacity reservation / Capacity Block already fixes where the instances are; "
             "a new cluster placement group on top of it fails with InsufficientInstanceCapacity. "
-            "Use placement auto or none",
+            "Use placement auto or none, or name the cluster placement group the reservation "
+            f"was created in ({group_path}; EC2 cr-cpg)",
             pool.placement,
         )
     efa = machine.has_fabric and machine.fabric is FabricKind.EFA
-    placement = efa and pool.placement != "none" and not reserved
+    placement = (efa and pool.placement != "none" and not reserved
+                 and placement_group_name is None)
     min_size = pool.min_nodes if pool.min_nodes is not None else pool.node_count
     max_size = pool.max_nodes if pool.max_nodes is not None else max(pool.node_count, 1)
     return PoolPlan(
@@ -290,11 +307,17 @@ def plan_pool(pool: GpuNodePoolSpec, efa_interface_layout: str, path: str) -> Po
         min_size=min_size,
         desired_size=pool.node_count,
         max_size=max_size,
+        placement_group_name=placement_group_name,
     )
 
 
 def pool_plans(spec: ClusterSpec) -> list[PoolPlan]:
     service_cidr(spec)
+    names = {p.name for p in spec.node_pools}
+    for pool, group in options_of(spec).placement_groups.items():
+        if pool not in names:
+            refuse(f"aws.placement_groups.{pool}",
+                   f"no GPU pool is named {pool}; pools: {', '.join(sorted(names))}", group)
     plans = [pool_plan(spec, i, p) for i, p in enumerate(spec.node_pools)]
     vpc_cni_version(spec, plans)
     return plans

@@ -100,6 +100,7 @@ def gpu_launch_template(
     disk_size_gb: int | None,
     tags: dict[str, str],
     opts: Opts,
+    placement_group_name: str | None = None,
 ) -> aws.ec2.LaunchTemplate:
     capacity = None
     if plan.reservation_id:
@@ -132,8 +133,10 @@ def gpu_launch_template(
         or None,
         # Capacity Blocks need the instance type on the template, not the node group.
         instance_type=plan.instance_type if plan.market_type else None,
-        placement=aws.ec2.LaunchTemplatePlacementArgs(group_name=placement_group.name)
-        if placement_group is not None else None,
+        placement=aws.ec2.LaunchTemplatePlacementArgs(
+            group_name=placement_group.name if placement_group is not None
+            else placement_group_name)
+        if placement_group is not None or placement_group_name else None,
         capacity_reservation_specification=capacity,
         instance_market_options=market,
         block_device_mappings=block_devices,

@@ -54,6 +54,23 @@ class AwsOptions(CloudOptions):
         "default: the pinned one. efa-only interfaces need 1.18.5 or later",
     )
 
+    placement_groups: dict[str, str] = Field(
+        default_factory=dict,
+        description="Existing cluster placement group per GPU pool name (pool -> group name): "
+        "a reservation made in a cluster placement group is used by launching into that "
+        "group (EC2 cr-cpg); no new group is created for such a pool",
+    )
+
+    @field_validator("placement_groups")
+    @classmethod
+    def _groups(cls, value: dict[str, str]) -> dict[str, str]:
+        # EC2 CreatePlacementGroup: GroupName is up to 255 ASCII characters.
+        bad = [g for g in value.values() if not g or len(g) > 255 or not g.isascii()]
+        if bad:
+            raise ValueError(f"not placement group names: {', '.join(map(repr, bad))} "
+                             "(1-255 ASCII characters)")
+        return value
+
     @field_validator("availability_zones")
     @classmethod
     def _azs(cls, value: list[str]) -> list[str]:
