@@ -154,3 +154,36 @@ def test_a_placement_group_for_no_pool_or_a_none_pool_is_refused(
     with pytest.raises(SpecError) as info:
         spec_plan(data)
     assert [p.path for p in info.value.problems] == [path]
+
+
+# -- 4. root disk and instance-store RAID0 ----------------------------------------------
+def test_p4d_without_disk_size_gets_a_root_volume_that_fits_images(stack_plan) -> None:
+    """aws-p4d sets no disk_size_gb: the node used to get the AMI's 20 GiB root
+    (amazon-eks-ami 81fec2e templates/al2023/template.json line 86); with a launch
+    template the size must be set in it."""
+    (template,) = stack_plan("aws-p4d").by_type(LT)
+    assert template.inputs["blockDeviceMappings"] == [{
+        "deviceName": "/dev/xvda",
+        "ebs": {"volumeSize": 100, "volumeType": "gp3", "encrypted": "true",
+                "deleteOnTermination": "true"}}]
+
+
+def test_p5_disk_size_is_kept(stack_plan) -> None:
+    (template,) = stack_plan("aws-p5").by_type(LT)
+    assert template.inputs["blockDeviceMappings"][0]["ebs"]["volumeSize"] == 500
+
+
+@pytest.mark.parametrize("stack", ["aws-p5", "aws-p4d"])
+def test_gpu_nodes_raid0_the_instance_store(stack_plan, stack) -> None:
+    """nodeadm localStorage RAID0, as awsome-distributed-training 7217859
+    1.architectures/4.amazon-eks/eks-p5-capacity-block.yaml lines 43-49 and
+    terraform-aws-eks bef29c4 README.md lines 357-369; MIME multi-part with content type
+    application/node.eks.aws (amazon-eks-ami 81fec2e nodeadm/doc/examples.md 12-41)."""
+    import base64
+
+    (template,) = stack_plan(stack).by_type(LT)
+    text = base64.b64decode(template.inputs["userData"]).decode()
+    assert 'Content-Type: multipart/mixed; boundary="BOUNDARY"' in text
+    assert "Content-Type: application/node.eks.aws" in text
+    assert ("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  instance:\n"
+            "    localStorage:\n      strategy: RAID0\n") in text

@@ -47,6 +47,35 @@ AMI_X86_NVIDIA = "AL2023_x86_64_NVIDIA"
 AMI_ARM_NVIDIA = "AL2023_ARM_64_NVIDIA"
 AMI_TYPES = (AMI_X86_NVIDIA, AMI_ARM_NVIDIA)
 EFA_TYPE = "efa"
+# Root EBS volume of a GPU node when the pool sets no disk_size_gb. The AL2023 AMI's own
+# root is 20 GiB (amazon-eks-ami 81fec2e templates/al2023/template.json line 86,
+# ami_block_device_mappings volume_size 20), and with a launch template EKS takes the size
+# from it, not from the node group's disk_size: too small for the OS, logs and a training
+# image that is not yet on the instance store. 100 GiB gp3 is this project's default.
+DEFAULT_ROOT_GB = 100
+# nodeadm user data (MIME multi-part, content type application/node.eks.aws: amazon-eks-ami
+# 81fec2e nodeadm/doc/examples.md lines 12-41): RAID0 over the NVMe instance store, onto
+# which nodeadm bind-mounts /var/lib/containerd, /var/lib/kubelet and /var/log/pods, as
+# awsome-distributed-training 7217859 1.architectures/4.amazon-eks/eks-p5-capacity-block.yaml
+# (lines 43-49) and terraform-aws-eks bef29c4 README.md (lines 357-369) do for p5. On a
+# machine without instance store it does nothing (templates/al2023/runtime/bin/
+# setup-local-disks line 292: "no NVMe instance storage disks found!", exit 0).
+NODEADM_USER_DATA = """MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="BOUNDARY"
+
+--BOUNDARY
+Content-Type: application/node.eks.aws
+
+---
+apiVersion: node.eks.aws/v1alpha1
+kind: NodeConfig
+spec:
+  instance:
+    localStorage:
+      strategy: RAID0
+
+--BOUNDARY--
+"""
 # Instance types EC2 sells only through Capacity Blocks for ML: P6e-GB200 UltraServers
 # (https://docs.aws.amazon.com/eks/latest/userguide/ml-eks-nvidia-ultraserver.html).
 CAPACITY_BLOCK_ONLY = ("p6e-gb200.36xlarge",)

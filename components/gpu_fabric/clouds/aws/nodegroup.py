@@ -14,13 +14,19 @@ A GPU group gets:
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import pulumi
 import pulumi_aws as aws
 
-from gpu_fabric.clouds.aws.layout import Interface, PoolPlan
+from gpu_fabric.clouds.aws.layout import (
+    DEFAULT_ROOT_GB,
+    NODEADM_USER_DATA,
+    Interface,
+    PoolPlan,
+)
 from gpu_fabric.fabric.description import FabricDescription
 
 Opts = Callable[..., pulumi.ResourceOptions]
@@ -115,15 +121,15 @@ def gpu_launch_template(
         aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type=plan.market_type)
         if plan.market_type else None
     )
-    block_devices = None
-    if disk_size_gb:
-        block_devices = [aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
-            device_name="/dev/xvda",
-            ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
-                volume_size=disk_size_gb, volume_type="gp3", encrypted="true",
-                delete_on_termination="true",
-            ),
-        )]
+    # With a launch template the root size must be set in it (the node group's disk_size
+    # is refused); without one the node gets the AMI's 20 GiB.
+    block_devices = [aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
+        device_name="/dev/xvda",
+        ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
+            volume_size=disk_size_gb or DEFAULT_ROOT_GB, volume_type="gp3", encrypted="true",
+            delete_on_termination="true",
+        ),
+    )]
     return aws.ec2.LaunchTemplate(
         f"{name}-lt",
         description=f"EFA GPU nodes of pool {plan.pool} ({plan.instance_type})",
@@ -140,6 +146,8 @@ def gpu_launch_template(
         capacity_reservation_specification=capacity,
         instance_market_options=market,
         block_device_mappings=block_devices,
+        # nodeadm: RAID0 over the instance store for containerd, kubelet and pod logs.
+        user_data=base64.b64encode(NODEADM_USER_DATA.encode()).decode(),
         metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
             http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2,
         ),
