@@ -63,6 +63,31 @@ TEST_CONTAINER = "nccl-test"
 _BINARY_DIRS = ("/opt/nccl-tests/build", "/opt/nccl_tests/build", "/usr/local/bin")
 
 
+@dataclass(frozen=True)
+class Launch:
+    """How an image's launcher starts the ranks: mpirun's path, and the image's Docker
+    ``ENV`` the ranks need (ranks started over sshd do not get the image's ENV)."""
+
+    mpirun: str
+    forward: tuple[str, ...]
+
+
+# The EFA image (versions.NCCL_TESTS_EFA) is built from awsome-distributed-training
+# 7217859 micro-benchmarks/nccl-tests/nccl-tests.Dockerfile, which sets LD_LIBRARY_PATH
+# and PATH (lines 56-57, 72 and 75) and LD_PRELOAD=/opt/nccl/build/lib/libnccl.so (line
+# 117); its MPIJob (kubernetes/nccl-tests.yaml lines 26, 35-38) runs
+# /opt/amazon/openmpi/bin/mpirun with -x PATH -x LD_LIBRARY_PATH.
+_LAUNCH = {
+    versions.NCCL_TESTS_EFA.repository: Launch(
+        "/opt/amazon/openmpi/bin/mpirun", ("PATH", "LD_LIBRARY_PATH", "LD_PRELOAD")),
+}
+_DEFAULT_LAUNCH = Launch("mpirun", ())
+
+
+def launch_of(image: Image) -> Launch:
+    return _LAUNCH.get(image.repository, _DEFAULT_LAUNCH)
+
+
 class Runner(StrEnum):
     STATEFULSET = "statefulset"
     MPIJOB = "mpijob"
@@ -244,7 +269,8 @@ def gib_script(plan: AcceptancePlan) -> str:
 
 def mpirun_script(plan: AcceptancePlan, env: Mapping[str, str]) -> str:
     """Launcher script: one mpirun per collective, forwarding the NCCL environment."""
-    forwards = " ".join(f"-x {k}" for k in env)
+    launch = launch_of(plan.image)
+    forwards = " ".join(f"-x {k}" for k in dict.fromkeys((*launch.forward, *env)))
     finder = " ".join(_BINARY_DIRS)
     lines = [
         "set -u",
@@ -254,7 +280,7 @@ def mpirun_script(plan: AcceptancePlan, env: Mapping[str, str]) -> str:
         f"  for dir in {finder}; do",
         '    [ -z "$bin" ] && [ -x "$dir/${test}_perf" ] && bin="$dir/${test}_perf"',
         "  done",
-        f"  mpirun --allow-run-as-root -np {plan.ranks} -N {plan.gpus_per_node} "
+        f"  {launch.mpirun} --allow-run-as-root -np {plan.ranks} -N {plan.gpus_per_node} "
         f"--bind-to none --mca pml ^ucx --mca btl tcp,self "
         f"--mca btl_tcp_if_exclude lo,docker0 {forwards} "
         f'"$bin" -b {_size_arg(plan.min_bytes)} -e {_size_arg(plan.max_bytes)} -f 2 -g 1 '

@@ -187,3 +187,22 @@ def test_gpu_nodes_raid0_the_instance_store(stack_plan, stack) -> None:
     assert "Content-Type: application/node.eks.aws" in text
     assert ("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  instance:\n"
             "    localStorage:\n      strategy: RAID0\n") in text
+
+
+# -- 5. acceptance ranks get the image's environment -------------------------------------
+def test_efa_launcher_runs_mpirun_by_path_and_forwards_the_images_env() -> None:
+    """The pinned image is built from awsome-distributed-training 7217859
+    micro-benchmarks/nccl-tests/nccl-tests.Dockerfile: ENV PATH and LD_LIBRARY_PATH (lines
+    56-57) and LD_PRELOAD=/opt/nccl/build/lib/libnccl.so (line 117). Ranks started over
+    sshd get no Docker ENV; awsome's kubernetes/nccl-tests.yaml (lines 26, 35-38) runs
+    /opt/amazon/openmpi/bin/mpirun -x PATH -x LD_LIBRARY_PATH."""
+    from gpu_fabric.fabric.description import describe_cluster
+    from gpu_fabric.nccl.manifests import mpirun_script, plan_acceptance
+    from tests.fabric_helpers import existing
+
+    spec = existing("aws", "p5.48xlarge", acceptance={"enabled": True})
+    plan = plan_acceptance(spec, describe_cluster(spec), "acc")
+    line = next(x for x in mpirun_script(plan, {"FI_PROVIDER": "efa"}).splitlines()
+                if "--allow-run-as-root" in x)
+    assert line.startswith("  /opt/amazon/openmpi/bin/mpirun --allow-run-as-root ")
+    assert " -x PATH -x LD_LIBRARY_PATH -x LD_PRELOAD -x FI_PROVIDER " in line
