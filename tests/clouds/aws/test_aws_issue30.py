@@ -206,3 +206,26 @@ def test_efa_launcher_runs_mpirun_by_path_and_forwards_the_images_env() -> None:
                 if "--allow-run-as-root" in x)
     assert line.startswith("  /opt/amazon/openmpi/bin/mpirun --allow-run-as-root ")
     assert " -x PATH -x LD_LIBRARY_PATH -x LD_PRELOAD -x FI_PROVIDER " in line
+
+
+# -- 6. p4d partial pods: the EFA device plugin never shares a device -------------------
+@pytest.mark.parametrize("machine", ["p4d.24xlarge", "p4de.24xlarge"])
+def test_p4d_one_gpu_pods_are_refused_with_the_dra_answer(machine) -> None:
+    """aws/aws-ofi-nccl topology/p4d-24xl-topo.xml (2daf7d3): 2 GPUs + 1 EFA per PCIe
+    switch, 4 EFA for 8 GPUs. A device plugin counts whole devices: eight 1-GPU pods
+    would need 8 EFA, so four stayed Pending. 2-GPU and larger pods fit."""
+    from gpu_fabric.fabric.workload import FragmentError, fragment_for
+
+    with pytest.raises(FragmentError, match="never shares one") as info:
+        fragment_for(machine, 1)
+    assert "fabric.mode dra" in str(info.value)
+    two = fragment_for(machine, 2)
+    assert two.limits["vpc.amazonaws.com/efa"] == "1"
+
+
+def test_p4d_device_plugin_serves_two_to_eight_gpu_pods() -> None:
+    from gpu_fabric.catalog import get_machine
+    from gpu_fabric.clouds.aws.fabric import whole_device_counts
+
+    assert whole_device_counts(get_machine("p4d.24xlarge")) == (2, 3, 4, 5, 6, 7, 8)
+    assert whole_device_counts(get_machine("p5.48xlarge")) is None

@@ -23,6 +23,7 @@ from gpu_fabric.fabric.description import (
 from gpu_fabric.fabric.problems import refuse
 
 if TYPE_CHECKING:
+    from gpu_fabric.catalog import Machine
     from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec
 
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
@@ -57,6 +58,18 @@ def _labels(pool: GpuNodePoolSpec, *, dra: bool) -> dict[str, str]:
     return labels
 
 
+def whole_device_counts(machine: Machine) -> tuple[int, ...] | None:
+    """GPU counts per pod for which a full node of such pods gets its EFA devices.
+
+    The EFA device plugin hands out whole devices and never shares one, so where GPUs
+    share an EFA (p4d: 2 GPUs per EFA) a 1-GPU pod still takes a whole EFA: eight 1-GPU
+    pods would need 8 of the 4, and four stay Pending. None when every count fits.
+    """
+    fits = tuple(g for g in range(1, machine.gpus + 1)
+                 if (machine.gpus // g) * machine.nics_for(g) <= machine.fabric_nics)
+    return None if len(fits) == machine.gpus else fits
+
+
 def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     machine = pool.machine
     mode = spec.fabric.mode.value
@@ -67,6 +80,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
     else:
         attach = Attach.DRA if mode == "dra" else Attach.DEVICE_PLUGIN
     dra = attach is Attach.DRA
+    counts = whole_device_counts(machine) if attach is Attach.DEVICE_PLUGIN else None
     rails = tuple(Rail(i, None, None, None, None, None) for i in range(machine.fabric_nics))
     return FabricDescription(
         cloud=spec.cloud,
@@ -89,4 +103,11 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         hugepages_2mi=EFA_HUGEPAGES if machine.has_fabric else None,
         memory_request=EFA_MEMORY_REQUEST if machine.has_fabric else None,
         dranet_provider_hint=DRANET_PROVIDER_HINT,
+        pod_gpu_counts=counts,
+        pod_gpu_counts_reason=(
+            f"the EFA device plugin gives each pod whole EFA devices and never shares one; "
+            f"{machine.name} has {machine.fabric_nics} EFA for {machine.gpus} GPUs, so a "
+            "full node of 1-GPU pods would need more EFA than it has and some would stay "
+            "Pending. Use 2-GPU pods, or fabric.mode dra (claims pair the GPUs with their "
+            "PCIe root's EFA; a root's EFA still goes to one claim)" if counts else ""),
     )
