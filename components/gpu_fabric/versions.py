@@ -151,6 +151,22 @@ HEALTH_CHECK_PYTHON = Image(
 # 1.27-1.33; `aws.vpc_cni_version` overrides it.
 EKS_VPC_CNI_ADDON = "v1.20.1-eksbuild.3"
 EKS_VPC_CNI_EFA_ONLY_MIN = (1, 18, 5)
+# kube-proxy and CoreDNS as managed EKS add-ons, pinned per Kubernetes minor (as
+# terraform-aws-eks manages them per cluster version): the latest add-on version per
+# minor in the EKS user guide tables (https://docs.aws.amazon.com/eks/latest/userguide/
+# managing-kube-proxy.html and managing-coredns.html, "versions" tables).
+EKS_KUBE_PROXY_ADDON: dict[str, str] = {
+    "1.34": "v1.34.1-eksbuild.2",
+    "1.33": "v1.33.5-eksbuild.2",
+    "1.32": "v1.32.9-eksbuild.2",
+    "1.31": "v1.31.13-eksbuild.2",
+}
+EKS_COREDNS_ADDON: dict[str, str] = {
+    "1.34": "v1.12.4-eksbuild.1",
+    "1.33": "v1.12.4-eksbuild.1",
+    "1.32": "v1.11.4-eksbuild.24",
+    "1.31": "v1.11.4-eksbuild.24",
+}
 
 # -- Azure (AKS InfiniBand) ------------------------------------------------------
 # DOCA (MOFED) driver container the NicClusterPolicy runs on ND nodes; the version

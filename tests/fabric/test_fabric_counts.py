@@ -52,7 +52,8 @@ def test_gpu_share_gets_the_rail_aligned_share_of_pooled_devices(m) -> None:
     fabric = fabric_of(_spec(m))
     if not fabric.pooled_resources or fabric.pooled_scaling != "per_gpu":
         pytest.skip("no per-GPU pooled device resource on this fabric")
-    one = pod_fragment(fabric, 1)
+    # Reads the per-GPU amount only: p4d device-plugin pools refuse 1-GPU pods (issue 30).
+    one = pod_fragment(fabric, 1, strict=False)
     total = sum(int(one.limits[k]) for k in fabric.pooled_resources)
     assert total == ONE_GPU_NICS[m.name]
 

@@ -864,7 +864,16 @@ def _shape(fabric, gpus, claims=None):
 
 def test_p4d_efa_counts_one_nic_per_gpu_pair() -> None:
     fabric = fabric_of(existing("aws", "p4d.24xlarge"))
-    assert _shape(fabric, 1) == ("gpu", 1, "counted", 1, False, _COUNTED, None, True)
+    # The EFA device plugin never shares a device: eight 1-GPU pods would need 8 of the
+    # 4 EFA (aws-ofi-nccl p4d-24xl-topo.xml: 2 GPUs per EFA), so 1-GPU pods are refused.
+    assert _shape(fabric, 1) == (
+        "gpu", 1, "counted", 0, False, "",
+        "pool gpu (p4d.24xlarge) gives the fabric only to pods with 2, 3, 4, 5, 6, 7, 8 GPUs: "
+        "the EFA device plugin gives each pod whole EFA devices and never shares one; "
+        "p4d.24xlarge has 4 EFA for 8 GPUs, so a full node of 1-GPU pods would need more EFA "
+        "than it has and some would stay Pending. Use 2-GPU pods, or fabric.mode dra (claims "
+        "pair the GPUs with their PCIe root's EFA; a root's EFA still goes to one claim)",
+        False)
     assert _shape(fabric, 2) == ("gpu", 2, "counted", 1, False, _COUNTED, None, True)
     assert _shape(fabric, 3) == ("gpu", 3, "counted", 2, False, _COUNTED, None, True)
     assert _shape(fabric, 8) == ("gpu", 8, "counted", 4, True, _COUNTED, None, True)

@@ -50,7 +50,7 @@ def test_vpc_cni_is_a_managed_addon_new_enough_for_efa_only(stack_plan, stack) -
     add-on is managed at a pinned version (v1.20.1-eksbuild.3: EKS user guide
     managing-vpc-cni version table), before the GPU node groups boot."""
     plan = stack_plan(stack)
-    addon = plan.one(ADDON)
+    addon = plan.one(ADDON, {"aws-p5": "eks-p5-vpc-cni", "aws-p4d": "eks-p4d-vpc-cni"}[stack])
     assert addon.inputs["addonName"] == "vpc-cni"
     assert addon.inputs["addonVersion"] == "v1.20.1-eksbuild.3"
     assert addon.inputs["resolveConflictsOnCreate"] == "OVERWRITE"

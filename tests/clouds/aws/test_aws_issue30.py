@@ -229,3 +229,80 @@ def test_p4d_device_plugin_serves_two_to_eight_gpu_pods() -> None:
 
     assert whole_device_counts(get_machine("p4d.24xlarge")) == (2, 3, 4, 5, 6, 7, 8)
     assert whole_device_counts(get_machine("p5.48xlarge")) is None
+
+
+# -- 7. IMDS hop limit 1, IRSA for the VPC CNI, kube-proxy and CoreDNS managed ------------
+ADDON = "aws:eks/addon:Addon"
+ATTACH = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+ROLE = "aws:iam/role:Role"
+
+
+@pytest.mark.parametrize("stack", ["aws-p5", "aws-p4d"])
+def test_gpu_nodes_keep_imds_from_pods(stack_plan, stack) -> None:
+    """terraform-aws-eks bef29c4 modules/eks-managed-node-group/variables.tf line 314:
+    http_put_response_hop_limit defaults to 1 (IMDSv2 required)."""
+    (template,) = stack_plan(stack).by_type(LT)
+    assert template.inputs["metadataOptions"] == {
+        "httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": 1}
+
+
+def test_fabric_daemons_are_host_network() -> None:
+    """Hop limit 1 leaves IMDS to hostNetwork pods: the EFA device plugin chart
+    (charts/aws-efa-k8s-device-plugin-v0.5.30.tgz templates/daemonset.yaml line 64) and
+    DraNet (charts/dranet-v1.4.0.tgz templates/daemonset.yaml line 30) set hostNetwork."""
+    import tarfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "charts"
+    for archive, member, line in [
+        ("aws-efa-k8s-device-plugin-v0.5.30.tgz",
+         "aws-efa-k8s-device-plugin/templates/daemonset.yaml", 64),
+        ("dranet-v1.4.0.tgz", "dranet/templates/daemonset.yaml", 30),
+    ]:
+        with tarfile.open(root / archive) as tar:
+            text = tar.extractfile(member).read().decode()  # type: ignore[union-attr]
+        assert text.splitlines()[line - 1].strip() == "hostNetwork: true", archive
+
+
+def test_node_role_has_no_cni_policy_and_aws_node_assumes_its_own(stack_plan) -> None:
+    """EKS user guide cni-iam-role: the CNI policy on an IRSA role for kube-system/aws-node,
+    not on the node role."""
+    import json
+
+    plan = stack_plan("aws-p5")
+    node = {r.inputs["policyArn"] for r in plan.by_type(ATTACH) if "node-role" in r.name}
+    assert node == {"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+                    "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly"}
+    cni = plan.one(ATTACH, "eks-p5-vpc-cni-role-amazoneks-cni-policy")
+    assert cni.inputs["policyArn"] == "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"
+    role = plan.one(ROLE, "eks-p5-vpc-cni-role")
+    (statement,) = json.loads(role.inputs["assumeRolePolicy"])["Statement"]
+    assert statement["Action"] == "sts:AssumeRoleWithWebIdentity"
+    (condition,) = statement["Condition"].values()
+    subjects = {k.rsplit(":", 1)[1]: v for k, v in condition.items()}
+    assert subjects == {"sub": "system:serviceaccount:kube-system:aws-node",
+                        "aud": "sts.amazonaws.com"}
+    addon = plan.one(ADDON, "eks-p5-vpc-cni")
+    assert plan.depends_on(addon, role)
+
+
+def test_kube_proxy_and_coredns_are_managed_and_pinned(stack_plan) -> None:
+    """EKS user guide managing-kube-proxy and managing-coredns version tables, Kubernetes
+    1.34: kube-proxy v1.34.1-eksbuild.2, CoreDNS v1.12.4-eksbuild.1."""
+    plan = stack_plan("aws-p5")
+    proxy = plan.one(ADDON, "eks-p5-kube-proxy")
+    dns = plan.one(ADDON, "eks-p5-coredns")
+    assert (proxy.inputs["addonName"], proxy.inputs["addonVersion"]) == (
+        "kube-proxy", "v1.34.1-eksbuild.2")
+    assert (dns.inputs["addonName"], dns.inputs["addonVersion"]) == (
+        "coredns", "v1.12.4-eksbuild.1")
+    system = plan.one(NG, "eks-p5-system")
+    assert plan.depends_on(dns, system)  # CoreDNS needs nodes to become ACTIVE
+
+
+def test_a_kubernetes_minor_without_pinned_addons_is_refused(spec_plan) -> None:
+    from tests.specs import spec_dict
+
+    with pytest.raises(SpecError) as info:
+        spec_plan(spec_dict("aws", kubernetes={"version": "1.30"}))
+    assert [p.path for p in info.value.problems] == ["kubernetes.version"]

@@ -123,7 +123,8 @@ class AwsEfaNodeGroupArgs:
     cluster_name: pulumi.Input[str]
     """Name of the EKS cluster the node group joins (``aws.eks.Cluster.name``, or yours)."""
     node_role_arn: pulumi.Input[str]
-    """ARN of the nodes' IAM role (with the EKS worker, CNI and ECR read policies)."""
+    """ARN of the nodes' IAM role (with the EKS worker and ECR pull policies; the CNI policy
+    on it only if your vpc-cni has no role of its own)."""
     subnet_id: pulumi.Input[str]
     """The GPU subnet (one AZ: EFA does not cross AZs, nor does a placement group)."""
     pool: GpuNodePoolSpec

@@ -14,6 +14,7 @@ from gpu_fabric.addressing import Net, holds, pool_nodes, raise_problems
 from gpu_fabric.clouds.aws.layout import (
     EFA_TYPE,
     ENA_TYPE,
+    addon_versions,
     network_plan,
     options_of,
     pool_plans,
@@ -32,6 +33,7 @@ def check_infrastructure(spec: ClusterSpec, fabrics: Mapping[str, FabricDescript
     plan = network_plan(spec) if options_of(spec).existing_vpc is None else None
     pools = pool_plans(spec)
     service_cidr(spec)
+    addon_versions(spec)
     if plan is not None:
         with_ip = (ENA_TYPE, EFA_TYPE)  # efa-only interfaces take no IP address
         addressed = {p.pool: sum(1 for i in p.interfaces if i.interface_type in with_ip) or 1

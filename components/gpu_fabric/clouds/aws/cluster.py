@@ -34,6 +34,7 @@ from gpu_fabric.clouds.aws.blocks import (
 from gpu_fabric.clouds.aws.kubeconfig import kubeconfig
 from gpu_fabric.clouds.aws.layout import (
     DEFAULT_SYSTEM_INSTANCE,
+    addon_versions,
     network_plan,
     options_of,
     partition,
@@ -64,6 +65,7 @@ class AwsGpuCluster(GpuCluster):
         existing = opts.existing_vpc
         plan = network_plan(spec) if existing is None else None
         plans = pool_plans(spec)
+        addons = addon_versions(spec)
         svc_cidr = service_cidr(spec)
         part = partition(spec.location.region)
         tags = dict(spec.tags)
@@ -105,12 +107,27 @@ class AwsGpuCluster(GpuCluster):
         # Managed vpc-cni at a version that handles efa-only interfaces, installed
         # before compute (terraform-aws-eks `before_compute`): GPU nodes boot with it.
         cni_version = vpc_cni_version(spec, plans)
+        # The CNI's ENI permissions on its own role (IRSA), not on the node role.
+        cni_role, cni_attach = iam.vpc_cni_role(self.name, part, oidc, tags, self.child_opts)
         vpc_cni = aws.eks.Addon(
             f"{self.name}-vpc-cni",
             cluster_name=self.eks.name,
             addon_name="vpc-cni",
             addon_version=cni_version,
+            service_account_role_arn=cni_role.arn,
             # EKS installed a self-managed aws-node at creation: take it over.
+            resolve_conflicts_on_create="OVERWRITE",
+            resolve_conflicts_on_update="PRESERVE",
+            tags=tags or None,
+            opts=self.child_opts(depends_on=cni_attach),
+        )
+        # kube-proxy before compute too; CoreDNS needs nodes to schedule on (as
+        # terraform-aws-eks: only add-ons marked before_compute precede node groups).
+        kube_proxy = aws.eks.Addon(
+            f"{self.name}-kube-proxy",
+            cluster_name=self.eks.name,
+            addon_name="kube-proxy",
+            addon_version=addons.kube_proxy,
             resolve_conflicts_on_create="OVERWRITE",
             resolve_conflicts_on_update="PRESERVE",
             tags=tags or None,
@@ -120,7 +137,17 @@ class AwsGpuCluster(GpuCluster):
             self.name, self.eks, node_role.arn, net.private_subnet_ids,
             spec.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE,
             spec.system_pool.node_count, k8s_version, tags, self.child_opts,
-            depends_on=[*node_attach, *net.ready],
+            depends_on=[*node_attach, *net.ready, vpc_cni, kube_proxy],
+        )
+        aws.eks.Addon(
+            f"{self.name}-coredns",
+            cluster_name=self.eks.name,
+            addon_name="coredns",
+            addon_version=addons.coredns,
+            resolve_conflicts_on_create="OVERWRITE",
+            resolve_conflicts_on_update="PRESERVE",
+            tags=tags or None,
+            opts=self.child_opts(depends_on=[system]),
         )
         pools: list[NodePoolInfo] = []
         for pool in spec.node_pools:
@@ -134,7 +161,7 @@ class AwsGpuCluster(GpuCluster):
                     efa_interface_layout=opts.efa_interface_layout,
                     vpc_cni_version=cni_version,
                     placement_group_name=opts.placement_groups.get(pool.name), tags=tags,
-                    depends_on=[*node_attach, *net.ready, vpc_cni],
+                    depends_on=[*node_attach, *net.ready, vpc_cni, kube_proxy],
                 ),
                 opts=self.child_opts(),
             )

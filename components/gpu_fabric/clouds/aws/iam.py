@@ -1,9 +1,12 @@
 """IAM for an EKS cluster: the control-plane role and the node role, AWS managed policies only.
 
 Least privilege: the cluster role has ``AmazonEKSClusterPolicy`` only; the node role
-has the three policies a managed node group needs to join and run the VPC CNI
-(``AmazonEKSWorkerNodePolicy``, ``AmazonEKS_CNI_Policy``,
-``AmazonEC2ContainerRegistryPullOnly`` - pull only, not the older ReadOnly).
+has what a managed node group needs to join (``AmazonEKSWorkerNodePolicy``,
+``AmazonEC2ContainerRegistryPullOnly`` - pull only, not the older ReadOnly). The VPC
+CNI's ``AmazonEKS_CNI_Policy`` (create, attach and delete network interfaces) is on
+its own role that only the ``kube-system/aws-node`` ServiceAccount assumes (IRSA), not
+on the node role any pod could reach through IMDS (EKS user guide
+cni-iam-role: "configure the plugin to use IAM roles for service accounts").
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ Opts = Callable[..., pulumi.ResourceOptions]
 CLUSTER_POLICIES = ("AmazonEKSClusterPolicy",)
 NODE_POLICIES = (
     "AmazonEKSWorkerNodePolicy",
-    "AmazonEKS_CNI_Policy",
     "AmazonEC2ContainerRegistryPullOnly",
 )
+CNI_POLICIES = ("AmazonEKS_CNI_Policy",)
+CNI_SERVICE_ACCOUNT = "system:serviceaccount:kube-system:aws-node"
 
 
 def trust_policy(service: str, actions: tuple[str, ...]) -> str:
@@ -74,3 +78,44 @@ def node_role(
 ) -> tuple[aws.iam.Role, list[aws.iam.RolePolicyAttachment]]:
     return role(f"{name}-node-role", "ec2.amazonaws.com", ("sts:AssumeRole",),
                 NODE_POLICIES, partition, tags, opts)
+
+
+def irsa_trust_policy(provider_arn: str, issuer_url: str, subject: str) -> str:
+    """Trust for one ServiceAccount through the cluster's OIDC provider (IRSA)."""
+    issuer = issuer_url.removeprefix("https://")
+    return json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [{
+            "Effect": "Allow",
+            "Principal": {"Federated": provider_arn},
+            "Action": "sts:AssumeRoleWithWebIdentity",
+            "Condition": {"StringEquals": {
+                f"{issuer}:sub": subject,
+                f"{issuer}:aud": "sts.amazonaws.com",
+            }},
+        }],
+    })
+
+
+def vpc_cni_role(
+    name: str, partition: str, oidc: aws.iam.OpenIdConnectProvider, tags: dict[str, str],
+    opts: Opts,
+) -> tuple[aws.iam.Role, list[aws.iam.RolePolicyAttachment]]:
+    """The VPC CNI's role, assumed by kube-system/aws-node only (IRSA)."""
+    created = aws.iam.Role(
+        f"{name}-vpc-cni-role",
+        assume_role_policy=pulumi.Output.all(oidc.arn, oidc.url).apply(
+            lambda a: irsa_trust_policy(str(a[0]), str(a[1]), CNI_SERVICE_ACCOUNT)),
+        tags=tags or None,
+        opts=opts(),
+    )
+    attachments = [
+        aws.iam.RolePolicyAttachment(
+            f"{name}-vpc-cni-role-{policy.lower().replace('_', '-')}",
+            role=created.name,
+            policy_arn=managed_policy_arn(partition, policy),
+            opts=opts(),
+        )
+        for policy in CNI_POLICIES
+    ]
+    return created, attachments

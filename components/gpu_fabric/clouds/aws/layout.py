@@ -387,3 +387,26 @@ def check_vpc_cni(version: str | None, plans: list[PoolPlan], field: str, hint: 
         refuse(field,
                "the GPU launch templates have efa-only interfaces, which need VPC CNI "
                f"{minimum} or later; use e.g. {versions.EKS_VPC_CNI_ADDON} {hint}", version)
+
+
+@dataclass(frozen=True)
+class AddonVersions:
+    """Managed EKS add-on versions for the cluster's Kubernetes minor."""
+
+    kube_proxy: str
+    coredns: str
+
+
+def addon_versions(spec: ClusterSpec) -> AddonVersions:
+    """kube-proxy and CoreDNS pinned for ``kubernetes.version``'s minor (refused if unknown)."""
+    version = spec.kubernetes.parsed
+    minor = f"{version.major}.{version.minor}"
+    proxy = versions.EKS_KUBE_PROXY_ADDON.get(minor)
+    dns = versions.EKS_COREDNS_ADDON.get(minor)
+    if proxy is None or dns is None:
+        known = ", ".join(sorted(versions.EKS_KUBE_PROXY_ADDON))
+        refuse("kubernetes.version",
+               f"no pinned kube-proxy / CoreDNS EKS add-on versions for Kubernetes {minor}; "
+               f"pinned: {known} (versions.EKS_KUBE_PROXY_ADDON / EKS_COREDNS_ADDON)",
+               str(spec.kubernetes.version))
+    return AddonVersions(proxy, dns)

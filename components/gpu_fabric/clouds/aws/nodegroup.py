@@ -148,8 +148,12 @@ def gpu_launch_template(
         block_device_mappings=block_devices,
         # nodeadm: RAID0 over the instance store for containerd, kubelet and pod logs.
         user_data=base64.b64encode(NODEADM_USER_DATA.encode()).decode(),
+        # IMDSv2, hop limit 1 (terraform-aws-eks bef29c4 modules/eks-managed-node-group/
+        # variables.tf line 314): pods on the pod network cannot reach the node's
+        # credentials; the fabric daemons (EFA device plugin, aws-node, DraNet) are
+        # hostNetwork and keep IMDS.
         metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
-            http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2,
+            http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=1,
         ),
         tag_specifications=[aws.ec2.LaunchTemplateTagSpecificationArgs(
             resource_type="instance", tags={**tags, "gpufabric.dev/pool": plan.pool},
