@@ -306,3 +306,18 @@ def test_a_kubernetes_minor_without_pinned_addons_is_refused(spec_plan) -> None:
     with pytest.raises(SpecError) as info:
         spec_plan(spec_dict("aws", kubernetes={"version": "1.30"}))
     assert [p.path for p in info.value.problems] == ["kubernetes.version"]
+
+
+# -- 8. p5 performance: S3 through a gateway endpoint -----------------------------------
+def test_s3_goes_through_a_gateway_endpoint_on_every_private_route_table(stack_plan) -> None:
+    """awsome-distributed-training 7217859 1.architectures/7.sagemaker-hyperpod-eks/
+    cfn-templates/nested-stacks/s3-endpoint-stack.yaml lines 28-35: service
+    com.amazonaws.<region>.s3 on the private route table (gateway type, the default)."""
+    plan = stack_plan("aws-p5")
+    endpoint = plan.one("aws:ec2/vpcEndpoint:VpcEndpoint", "eks-p5-s3")
+    assert endpoint.inputs["serviceName"] == "com.amazonaws.us-east-1.s3"
+    assert endpoint.inputs["vpcEndpointType"] == "Gateway"
+    private = ["eks-p5-private-0-rt", "eks-p5-private-1-rt", "eks-p5-gpu-rt"]
+    for name in private:
+        assert plan.depends_on(endpoint, plan.one("aws:ec2/routeTable:RouteTable", name))
+    assert len(endpoint.inputs["routeTableIds"]) == 3

@@ -98,6 +98,8 @@ def create_network(
             opts=opts(depends_on=[igw]),
         )
 
+    private_rts: list[aws.ec2.RouteTable] = []
+
     def private_route_table(key: str, sub: aws.ec2.Subnet, zone: str) -> None:
         nat = nats.get(zone) or nats[plan.nat_zones[0]]
         rt = aws.ec2.RouteTable(
@@ -111,10 +113,21 @@ def create_network(
         aws.ec2.RouteTableAssociation(
             f"{name}-{key}-rta", subnet_id=sub.id, route_table_id=rt.id, opts=opts()
         )
+        private_rts.append(rt)
 
     for sub_plan, sub in zip(plan.private, private, strict=True):
         private_route_table(sub_plan.key, sub, sub_plan.zone)
     private_route_table(plan.gpu.key, gpu, plan.gpu.zone)
+    # S3 through a gateway endpoint, not the NAT: checkpoints, datasets and image layers
+    # from S3 skip the NAT's bandwidth and per-GB charge (no cost for the endpoint). As
+    # awsome-distributed-training's HyperPod EKS stack adds (nested-stacks/
+    # s3-endpoint-stack.yaml lines 28-35: com.amazonaws.<region>.s3 on the private route table).
+    region = plan.gpu_zone[:-1]
+    aws.ec2.VpcEndpoint(
+        f"{name}-s3", vpc_id=vpc.id, service_name=f"com.amazonaws.{region}.s3",
+        vpc_endpoint_type="Gateway", route_table_ids=[rt.id for rt in private_rts],
+        tags=_tags(tags, f"{cluster_name}-s3"), opts=opts(),
+    )
     return Network(vpc.id, [s.id for s in private], gpu.id, ready)
 
 
