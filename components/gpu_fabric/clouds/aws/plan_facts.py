@@ -91,6 +91,7 @@ PLAN_FACTS = PlanFacts(
         "aws:ec2/internetGateway:InternetGateway": "no name",
         "aws:ec2/natGateway:NatGateway": "no name",
         "aws:ec2/routeTable:RouteTable": "no name",
+        "aws:ec2/vpcEndpoint:VpcEndpoint": "no name (the Name tag need not be unique)",
         "aws:ec2/route:Route": (
             "identity (routeTableId, destination) is its replacing inputs"),
         "aws:ec2/routeTableAssociation:RouteTableAssociation": (
