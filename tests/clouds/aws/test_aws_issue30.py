@@ -300,12 +300,14 @@ def test_kube_proxy_and_coredns_are_managed_and_pinned(stack_plan) -> None:
     assert plan.depends_on(dns, system)  # CoreDNS needs nodes to become ACTIVE
 
 
-def test_a_kubernetes_minor_without_pinned_addons_is_refused(spec_plan) -> None:
+def test_a_kubernetes_minor_without_pinned_addons_gets_eks_default(spec_plan) -> None:
+    """A minor the EKS tables we read do not list (1.35, a day-2 upgrade) plans with EKS's
+    default add-on version (no addonVersion) instead of being refused."""
     from tests.specs import spec_dict
 
-    with pytest.raises(SpecError) as info:
-        spec_plan(spec_dict("aws", kubernetes={"version": "1.30"}))
-    assert [p.path for p in info.value.problems] == ["kubernetes.version"]
+    plan = spec_plan(spec_dict("aws", kubernetes={"version": "1.35"}))
+    for name in ("test-aws-kube-proxy", "test-aws-coredns"):
+        assert "addonVersion" not in plan.one(ADDON, name).inputs
 
 
 # -- 8. p5 performance: S3 through a gateway endpoint -----------------------------------

@@ -391,22 +391,20 @@ def check_vpc_cni(version: str | None, plans: list[PoolPlan], field: str, hint: 
 
 @dataclass(frozen=True)
 class AddonVersions:
-    """Managed EKS add-on versions for the cluster's Kubernetes minor."""
+    """Managed EKS add-on versions for the cluster's Kubernetes minor (None: EKS's default)."""
 
-    kube_proxy: str
-    coredns: str
+    kube_proxy: str | None
+    coredns: str | None
 
 
 def addon_versions(spec: ClusterSpec) -> AddonVersions:
-    """kube-proxy and CoreDNS pinned for ``kubernetes.version``'s minor (refused if unknown)."""
+    """kube-proxy and CoreDNS pinned for ``kubernetes.version``'s minor.
+
+    A minor without a pin (a newer one a day-2 upgrade plans) gets EKS's default add-on
+    version for that Kubernetes version (no addon_version), as terraform-aws-eks does
+    without ``addon_version``; pin it in versions.py once the EKS table lists it.
+    """
     version = spec.kubernetes.parsed
     minor = f"{version.major}.{version.minor}"
-    proxy = versions.EKS_KUBE_PROXY_ADDON.get(minor)
-    dns = versions.EKS_COREDNS_ADDON.get(minor)
-    if proxy is None or dns is None:
-        known = ", ".join(sorted(versions.EKS_KUBE_PROXY_ADDON))
-        refuse("kubernetes.version",
-               f"no pinned kube-proxy / CoreDNS EKS add-on versions for Kubernetes {minor}; "
-               f"pinned: {known} (versions.EKS_KUBE_PROXY_ADDON / EKS_COREDNS_ADDON)",
-               str(spec.kubernetes.version))
-    return AddonVersions(proxy, dns)
+    return AddonVersions(versions.EKS_KUBE_PROXY_ADDON.get(minor),
+                         versions.EKS_COREDNS_ADDON.get(minor))
