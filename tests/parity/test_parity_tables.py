@@ -156,3 +156,22 @@ def test_shape_errors_name_what_is_missing() -> None:
     assert "stack 'no-such-stack' has no golden plan" in errors
     assert "`source` needs a path and a positive line" in errors
     assert "a deviation's reason must say why" in errors
+
+
+def test_every_reference_the_parity_issues_name_has_its_table() -> None:
+    # Issues 29 (cluster-toolkit gke-a4, gke-a3-ultragpu, gke-a3-megagpu; the DOKS seed),
+    # 30 (terraform-aws-eks, awsome-distributed-training) and 31 (aks-rdma-infiniband,
+    # oci-hpc-oke). cluster-toolkit's gke-a4x has no committed A4X stack to compare with
+    # (its GB200 pool is a feature-matrix variant), so it has no table yet.
+    assert {f"{p.parent.name}/{p.stem}" for p in TABLES} >= {
+        "gcp/gke-a4", "gcp/gke-a3-ultragpu", "gcp/gke-a3-megagpu", "digitalocean/doks-seed",
+        "aws/terraform-aws-eks", "aws/awsome-distributed-training",
+        "azure/aks-rdma-infiniband", "oci/oci-hpc-oke",
+    }
+
+
+def test_every_table_names_a_reference_and_enough_settings() -> None:
+    # A table of one row is a start, not a reading of the reference top to bottom.
+    for path in TABLES:
+        table = parity.load_table(path)
+        assert len(table["settings"]) >= 10, f"{path.name}: {len(table['settings'])} rows"
