@@ -53,7 +53,14 @@ def role(
         tags=tags or None,
         opts=opts(),
     )
-    attachments = [
+    return created, attach(name, created, policies, partition, opts)
+
+
+def attach(
+    name: str, created: aws.iam.Role, policies: tuple[str, ...], partition: str, opts: Opts,
+) -> list[aws.iam.RolePolicyAttachment]:
+    """One attachment per AWS managed policy, named ``<name>-<policy in kebab case>``."""
+    return [
         aws.iam.RolePolicyAttachment(
             f"{name}-{policy.lower().replace('_', '-')}",
             role=created.name,
@@ -62,7 +69,6 @@ def role(
         )
         for policy in policies
     ]
-    return created, attachments
 
 
 def cluster_role(
@@ -109,13 +115,4 @@ def vpc_cni_role(
         tags=tags or None,
         opts=opts(),
     )
-    attachments = [
-        aws.iam.RolePolicyAttachment(
-            f"{name}-vpc-cni-role-{policy.lower().replace('_', '-')}",
-            role=created.name,
-            policy_arn=managed_policy_arn(partition, policy),
-            opts=opts(),
-        )
-        for policy in CNI_POLICIES
-    ]
-    return created, attachments
+    return created, attach(f"{name}-vpc-cni-role", created, CNI_POLICIES, partition, opts)
