@@ -60,9 +60,15 @@ def test_a4x_is_reservation_only(capacity: dict[str, str]) -> None:
 
 
 def test_a4_spot_and_a3_mega_on_demand_pass() -> None:
-    check_spec(load_spec(with_pool("gcp", capacity={"type": "spot"})))
-    check_spec(load_spec(with_pool("gcp", machine_type="a3-megagpu-8g",
-                                   capacity={"type": "on_demand"})))
+    # Sold that way (consumption-models page); the contrast, A4 on demand, is refused.
+    spot = load_spec(with_pool("gcp", capacity={"type": "spot"}))
+    check_spec(spot)
+    assert spot.node_pools[0].capacity.type == "spot"
+    mega = load_spec(with_pool("gcp", machine_type="a3-megagpu-8g",
+                               capacity={"type": "on_demand"}))
+    check_spec(mega)
+    assert mega.node_pools[0].capacity.type == "on_demand"
+    assert "node_pools[0].capacity.type" in _refusal(capacity={"type": "on_demand"})
 
 
 def test_seed_stack_consumes_a_specific_reservation(stack_plan) -> None:
