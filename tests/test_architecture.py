@@ -366,7 +366,7 @@ def test_every_cloud_states_its_plan_facts_for_its_own_provider(cloud: Cloud) ->
     assert isinstance(facts, PlanFacts)
     assert facts.replacing_inputs  # every cloud creates a cluster that replacing would destroy
     prefix = PROVIDER_PACKAGE[cloud]
-    tokens = {*facts.replacing_inputs, *facts.ignored_inputs}
+    tokens = {*facts.replacing_inputs}
     assert {t.split(":")[0] for t in tokens} == {prefix}
     # Credential keys are the provider's config keys (Azure's classic provider too).
     assert {k.split(":")[0] for k in facts.credential_keys} <= {prefix, "azure"}
@@ -410,7 +410,6 @@ def test_the_planner_merges_every_clouds_facts() -> None:
     assert sorted(merged.replacing_inputs) == sorted(
         t for c in Cloud for t in plan_facts(c).replacing_inputs)
     assert merged.replacing_inputs["oci:Core/vcn:Vcn"] == ("compartmentId", "cidrBlocks")
-    assert merged.ignored_inputs["aws:eks/nodeGroup:NodeGroup"] == ("scalingConfig.desiredSize",)
     assert "digitalocean:token" in merged.credential_keys
 
 

@@ -4,9 +4,9 @@
 (components/gpu_fabric/cli/diff.py prints them): their shape is a contract, so the expected
 values below are literal. The replace / update verdicts cite each cloud's replacing
 inputs, ``replacing_inputs`` in components/gpu_fabric/clouds/<cloud>/plan_facts.py
-(gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``), and the
-ignored inputs ``ignored_inputs`` there (``initialNodeCount``: GPU_POOL_IGNORE_CHANGES
-in components/gpu_fabric/clouds/gcp/layout.py).
+(gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``). Ignored
+inputs are each head resource's own ``options.ignore_changes`` (Pulumi applies the option
+per resource: https://www.pulumi.com/docs/iac/concepts/options/ignorechanges/).
 """
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ CM = "kubernetes:core/v1:ConfigMap"
 SECRET = "kubernetes:core/v1:Secret"
 
 
-def _r(type_: str, name: str, inputs: dict | None = None) -> dict:
-    res = {"urn": f"urn:pulumi:s::p::{type_}::{name}", "type": type_, "name": name}
+def _r(type_: str, name: str, inputs: dict | None = None, ignore: list | None = None) -> dict:
+    res: dict = {"urn": f"urn:pulumi:s::p::{type_}::{name}", "type": type_, "name": name}
     if inputs is not None:
         res["inputs"] = inputs
+    if ignore is not None:
+        res["options"] = {"ignore_changes": ignore}
     return res
 
 
@@ -57,7 +59,8 @@ HEAD = {
     "stack": "s-head",
     "resources": [
         _r(POOL, "gpu", {"initialNodeCount": 5, "nodeConfig": {
-            "labels": {"team": "b"}, "machineType": "a3-ultragpu-8g"}, "nodeCount": 3}),
+            "labels": {"team": "b"}, "machineType": "a3-ultragpu-8g"}, "nodeCount": 3},
+           ignore=["initialNodeCount"]),
         _r(NS, "ns", {"metadata": {"labels": {"a": "1"}, "name": "x"}}),
         _r(SECRET, "sec", {"type": "Opaque"}),
     ],
@@ -216,10 +219,36 @@ def test_pr_table_cuts_after_max_paths() -> None:
 
 
 def test_ignored_inputs_alone_are_no_change() -> None:
-    """initialNodeCount is ignore_changes on GKE GPU pools (gcp plan_facts ignored_inputs)."""
+    """initialNodeCount is ignore_changes on GKE GPU pools (GPU_POOL_IGNORE_CHANGES in
+    clouds/gcp/layout.py), read from the head resource's own options."""
+    base = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 2})]}
+    head = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 7}, ignore=["initialNodeCount"])]}
+    assert diff_plans(base, head).changes == []
+
+
+def test_ignore_changes_is_per_resource_not_per_type() -> None:
+    """Two OKE pools of one type: the one registered with ignore_changes on its image (a
+    looked-up image, issue 31) shows no change; the other's image change is a change."""
+    pool = "oci:ContainerEngine/nodePool:NodePool"
+    image = "nodeSourceDetails.imageId"
+    base = {"resources": [
+        _r(pool, "looked-up", {"nodeSourceDetails": {"imageId": "ocid1.image.oc1..a"}}),
+        _r(pool, "named", {"nodeSourceDetails": {"imageId": "ocid1.image.oc1..a"}}),
+    ]}
+    head = {"resources": [
+        _r(pool, "looked-up", {"nodeSourceDetails": {"imageId": "ocid1.image.oc1..b"}},
+           ignore=[image]),
+        _r(pool, "named", {"nodeSourceDetails": {"imageId": "ocid1.image.oc1..b"}}, ignore=[]),
+    ]}
+    changes = diff_plans(base, head).changes
+    assert [(c.name, c.paths) for c in changes] == [("named", (image,))]
+
+
+def test_a_plan_without_options_ignores_nothing() -> None:
+    """Plans written before the ``options`` key (issue 32) carry no ignore_changes."""
     base = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 2})]}
     head = {"resources": [_r(POOL, "gpu", {"initialNodeCount": 7})]}
-    assert diff_plans(base, head).changes == []
+    assert [c.paths for c in diff_plans(base, head).changes] == [("initialNodeCount",)]
 
 
 def test_missing_inputs_read_as_empty() -> None:
@@ -295,12 +324,15 @@ def test_replacing_and_ignored_match_whole_segments() -> None:
         "name", "networkConfig.additionalNodeNetworkConfigs[3].subnetwork",
     )
     assert replacing("test:index:Unknown", paths) == ()
-    assert _ignored(POOL, "initialNodeCount")
-    assert _ignored(POOL, "nodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount")
-    assert not _ignored(POOL, "initialNodeCounts")
-    assert not _ignored(NS, "initialNodeCount")
-    assert _ignored("aws:eks/nodeGroup:NodeGroup", "scalingConfig.desiredSize")
-    assert not _ignored("aws:eks/nodeGroup:NodeGroup", "scalingConfig.maxSize")
+    gke = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
+    assert _ignored(gke, "initialNodeCount")
+    assert _ignored(gke, "nodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount")
+    assert not _ignored(gke, "initialNodeCounts")
+    assert not _ignored((), "initialNodeCount")
+    assert _ignored(("scalingConfig.desiredSize",), "scalingConfig.desiredSize")
+    assert not _ignored(("scalingConfig.desiredSize",), "scalingConfig.maxSize")
+    assert _ignored(("subnets",), "subnets[2].addressPrefix")
+    assert _ignored(("a[*].b",), "a[3].b")
 
 
 def test_rows_sorted_by_action_before_type() -> None:

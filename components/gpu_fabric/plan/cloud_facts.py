@@ -55,9 +55,6 @@ class PlanFacts:
     # items are matched by any index ("networkConfig.additionalNodeNetworkConfigs"
     # covers "networkConfig.additionalNodeNetworkConfigs[3].subnetwork").
     replacing_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # Type token -> input paths the program registers with ``ignore_changes``:
-    # Pulumi does not diff them after create, so neither does the PR diff.
-    ignored_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Provider config keys that hold credentials (``<provider>:<key>``).
     credential_keys: frozenset[str] = frozenset()
     # Regular expressions (alternatives, no groups) of the cloud's access tokens
@@ -113,7 +110,6 @@ def every_cloud() -> PlanFacts:
     each = [plan_facts(cloud) for cloud in Cloud]
     return PlanFacts(
         replacing_inputs={k: v for f in each for k, v in f.replacing_inputs.items()},
-        ignored_inputs={k: v for f in each for k, v in f.ignored_inputs.items()},
         credential_keys=frozenset(k for f in each for k in f.credential_keys),
         token_patterns=tuple(p for f in each for p in f.token_patterns),
         unique_names={k: v for f in each for k, v in f.unique_names.items()},

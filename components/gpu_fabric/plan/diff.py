@@ -31,15 +31,28 @@ def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
     return every_cloud().replacing_inputs
 
 
-def ignored_inputs() -> Mapping[str, tuple[str, ...]]:
-    """Type token -> input paths the program registers with ``ignore_changes``: Pulumi
-    does not diff them after create, so neither does this diff (every cloud's)."""
-    return every_cloud().ignored_inputs
+def ignored_paths(resource: Mapping[str, Any]) -> tuple[str, ...]:
+    """The input paths a planned resource registers with ``ignore_changes`` (its
+    ``options`` in ``plan --json``).
+
+    Pulumi applies ``ignoreChanges`` per resource, from the program being applied, so the
+    diff reads the head plan's own option: an image pinned on one pool is ignored there
+    and nowhere else (OKE pins only looked-up images, issue 31). A plan written before
+    the ``options`` key existed ignores nothing.
+    """
+    options = resource.get("options")
+    if not isinstance(options, Mapping):
+        return ()
+    return tuple(str(p) for p in options.get("ignore_changes") or ())
 
 
-def _ignored(type_: str, path: str) -> bool:
+def _ignored(ignored: Iterable[str], path: str) -> bool:
+    """Whether ``path`` is one of the ``ignored`` paths or below one (list indices
+    match any index, as Pulumi's ``a[*]``)."""
     norm = _normalize(path)
-    return any(norm == p or norm.startswith(p + ".") for p in ignored_inputs().get(type_, ()))
+    return any(
+        norm == p or norm.startswith(p + ".") for p in (_normalize(i) for i in ignored)
+    )
 
 
 @dataclass(frozen=True)
@@ -200,7 +213,8 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
                 verdict=verdict("add", res["type"], (), (), res.get("inputs"))))
             continue
         old, new = before[urn].get("inputs", {}), res.get("inputs", {})
-        paths = tuple(p for p in changed_paths(old, new) if not _ignored(res["type"], p))
+        ignored = ignored_paths(res)
+        paths = tuple(p for p in changed_paths(old, new) if not _ignored(ignored, p))
         if paths:
             forced = replacing(res["type"], paths)
             action = "replace" if forced else "update"

@@ -24,8 +24,6 @@ PLAN_FACTS = PlanFacts(
         "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy"),
         "aws:ec2/securityGroup:SecurityGroup": ("name", "vpcId", "description"),
     },
-    # The node group's desired size is the autoscaler's (ignore_changes).
-    ignored_inputs={"aws:eks/nodeGroup:NodeGroup": ("scalingConfig.desiredSize",)},
     credential_keys=frozenset({"aws:secretKey", "aws:accessKey", "aws:token"}),
     # Access key ids: long-term AKIA..., temporary (STS) ASIA..., 16 more characters.
     token_patterns=("AKIA[0-9A-Z]{16}", "ASIA[0-9A-Z]{16}"),

@@ -26,8 +26,6 @@ PLAN_FACTS = PlanFacts(
             "subnetName", "virtualNetworkName", "resourceGroupName",
         ),
     },
-    # Subnets are their own resources (network.py), so the VNet's list is not diffed.
-    ignored_inputs={"azure-native:network:VirtualNetwork": ("subnets",)},
     credential_keys=frozenset({
         "azure-native:clientSecret", "azure-native:clientCertificatePassword",
         "azure:clientSecret",

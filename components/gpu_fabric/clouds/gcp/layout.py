@@ -49,7 +49,7 @@ GPU_POOL_MAX_UNAVAILABLE = 1
 # gke-node-pool lifecycle.ignore_changes): the autoscaler owns the size after the
 # initial one (initial_node_count forces a replacement), and the local SSD layout is
 # fixed by the machine type. Labels stay managed: the fabric layer selects nodes by them
-# and GKE updates them in place. plan_facts.py (ignored_inputs) lists the same for the diff.
+# and GKE updates them in place. The offline diff reads the same option from the plan.
 GPU_POOL_IGNORE_CHANGES = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
 RDMA_PROFILE_SUFFIX = "vpc-roce"
 # Fabric subnet prefix when the spec names none (see the module docstring).

@@ -26,13 +26,6 @@ PLAN_FACTS = PlanFacts(
         ),
         "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region", "ipCidrRange"),
     },
-    # The GPU pools' ignore_changes (layout.py GPU_POOL_IGNORE_CHANGES; a test checks
-    # every plan's ignore_changes are listed, tests/clouds/gcp/test_gcp_day2.py).
-    ignored_inputs={
-        "gcp:container/nodePool:NodePool": (
-            "initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig",
-        ),
-    },
     credential_keys=frozenset({"gcp:credentials", "gcp:accessToken"}),
     # Names unique in their project (networks, firewalls, accounts), region (subnets,
     # routers, resource policies), router (NAT), location (clusters) or cluster (pools):

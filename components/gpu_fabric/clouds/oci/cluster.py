@@ -32,6 +32,7 @@ from pulumi_oci import containerengine, identity
 from gpu_fabric.catalog import Cloud, GpuVendor
 from gpu_fabric.clouds.oci import addressing
 from gpu_fabric.clouds.oci.blocks import (
+    PINNED_IMAGE,
     OciFabricNetwork,
     OciFabricNetworkArgs,
     OciGpuNodePool,
@@ -124,6 +125,7 @@ class OciGpuCluster(GpuCluster):
         blocks: dict[str, OciGpuNodePool] = {}
         infos: list[NodePoolInfo] = []
         for pool in self.spec.node_pools:
+            looked_up = not (pool.os_image or options.gpu_image_id)
             image: pulumi.Input[str] = (
                 pool.os_image or options.gpu_image_id or self._oke_image(options, version, "GPU")
             )
@@ -134,7 +136,7 @@ class OciGpuCluster(GpuCluster):
                     compartment_id=options.compartment_id, cluster_id=cluster.id,
                     availability_domain=self._zone, pool=pool, fabric=self.fabrics[pool.name],
                     kubernetes_version=version, worker_subnet_id=net.worker_subnet_id,
-                    image_id=image, cni=options.cni,
+                    image_id=image, pin_image=looked_up, cni=options.cni,
                     pod_subnet_id=net.pod_subnet_id,
                     ssh_public_key=options.ssh_public_key, tags=tags,
                     depends_on=policy_ready if pool.machine.has_fabric else (),
@@ -273,7 +275,10 @@ class OciGpuCluster(GpuCluster):
             ),
             ssh_public_key=options.ssh_public_key,
             freeform_tags=tags,
-            opts=self.child_opts(),
+            # A looked-up image is resolved once: the pool keeps it (no diff on every
+            # OKE image release); oci.system_image_id moves it on.
+            opts=self.child_opts(ignore_changes=None if options.system_image_id
+                                 else PINNED_IMAGE),
         )
 
     def _addons(
