@@ -415,12 +415,13 @@ def test_describe_cluster_labels_selectors_and_claim_prefixes() -> None:
     got = _described(frozenset({"gpu", "gpu2"}))
     # Labels: the cloud's, then the layer above's, except keys the pool's own labels set
     # (describe_cluster docstring). Selector: our pool label (POOL_LABEL
-    # "gpufabric.dev/pool"). Claim prefix "<pool>-" only when several pools use DRA
-    # (FabricDescription.claim_prefix comment), and only on the DRA pools.
+    # "gpufabric.dev/pool"). Claim prefix "<pool>-" on every DRA pool but the first in
+    # spec order (FabricDescription.claim_prefix comment; issue 32: adding a pool
+    # renames no existing claim template), and only on DRA pools.
     above_labels = {"cloud/label": "c", "above/mig": "all-1g", "above/cluster": "test-gcp"}
     assert got == {
         "gpu": _fabric("gpu", attach=Attach.DRA, dra=_dra(False), node_labels=above_labels,
-                       node_selector={"gpufabric.dev/pool": "gpu"}, claim_prefix="gpu-"),
+                       node_selector={"gpufabric.dev/pool": "gpu"}, claim_prefix=""),
         "gpu2": _fabric("gpu2", attach=Attach.DRA, dra=_dra(False),
                         node_labels={**above_labels, "above/team": "platform"},
                         node_selector={"gpufabric.dev/pool": "gpu2"}, claim_prefix="gpu2-"),

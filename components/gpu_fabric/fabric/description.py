@@ -209,7 +209,8 @@ class FabricDescription:
     # Labels a workload selects this pool's nodes by (our pool label on clusters we
     # create; the spec's pool labels on existing clusters).
     node_selector: Mapping[str, str] = field(default_factory=dict)
-    # Prefix of claim template names when several pools use DRA ("" for one pool).
+    # Prefix of claim template names: "" for the first DRA pool in spec order, "<pool>-"
+    # for every later one (:func:`describe_cluster`).
     claim_prefix: str = ""
     # GPU counts a pod may use when not every count gets a working fabric (None: any
     # 1..GPUs per node, or the DRA claim sizes), and why: the fragment helper and the
@@ -267,7 +268,13 @@ def describe_cluster(
     cloud = plugins.cloud(spec.cloud)
     cloud.check(spec)
     found = {pool.name: cloud.describe(spec, pool) for pool in spec.node_pools}
-    several_dra = sum(1 for f in found.values() if f.uses_dra) > 1
+    # The first DRA pool keeps the unprefixed names (``2-gpu-nic-aligned``, GKE seed
+    # naming) and every later DRA pool is prefixed by its own name: adding a pool then
+    # renames nothing (a claim template's name is its identity, so a rename would delete
+    # and re-create every template of the existing pool; issue 32), and a one-pool
+    # cluster keeps the names workloads already use.
+    dra_pools = [name for name, f in found.items() if f.uses_dra]
+    unprefixed = dra_pools[0] if dra_pools else None
     out = {}
     for pool in spec.node_pools:
         fabric = found[pool.name]
@@ -280,6 +287,7 @@ def describe_cluster(
             fabric,
             node_labels=labels,
             node_selector=selector,
-            claim_prefix=f"{pool.name}-" if several_dra and fabric.uses_dra else "",
+            claim_prefix=(f"{pool.name}-" if fabric.uses_dra and pool.name != unprefixed
+                          else ""),
         )
     return out
