@@ -55,6 +55,9 @@ class ProviderBase:
     """Set when the GPU nodes' zone must be given (``location.zone``): an example of one."""
     has_zones: ClassVar[bool] = True
     managed_dranet: ClassVar[bool] = False
+    critical_pods_need_quota: ClassVar[bool] = False
+    """GKE's rule (see :class:`~gpu_fabric.clouds.contract.CloudLayer`); other services
+    admit the system-*-critical priority classes in any namespace."""
     own_device_plugins: ClassVar[tuple[str, ...]] = ()
     """``fabric.device_plugin`` values that exist on this cloud only."""
     key_format: ClassVar[tuple[re.Pattern[str], str] | None] = None

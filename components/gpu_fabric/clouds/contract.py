@@ -127,6 +127,14 @@ class CloudLayer(LayerContributor, Protocol):
         """The catalog's cloud this provider serves."""
         ...
 
+    @property
+    def critical_pods_need_quota(self) -> bool:
+        """The managed Kubernetes admits pods of the ``system-node-critical`` and
+        ``system-cluster-critical`` priority classes outside ``kube-system`` only in a
+        namespace whose ResourceQuota scopes those classes (GKE); the layer then adds
+        that quota beside a chart whose pods use them."""
+        ...
+
     def check(self, spec: ClusterSpec) -> None:
         """Refuse what the cloud cannot build, before any resource exists: raise
         :class:`~gpu_fabric.errors.SpecError` (``gpu_fabric.fabric.problems.refuse``)

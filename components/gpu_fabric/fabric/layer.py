@@ -107,7 +107,8 @@ def _build(
     values = plugins.values(spec.cloud)
     found: list[Part] = []
     found += generic.namespaces(spec, fabrics, addons)
-    found += generic.generic_parts(spec, fabrics, addons, values)
+    found += generic.generic_parts(spec, fabrics, addons, values,
+                                   critical_pods_need_quota=cloud.critical_pods_need_quota)
     found += cloud.parts(spec, fabrics, addons, values)
     found += generic.injection_parts(spec, fabrics, addons)
     for above in plugins.above:

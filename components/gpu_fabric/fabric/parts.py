@@ -109,7 +109,11 @@ def generic_parts(
     fabrics: Mapping[str, FabricDescription],
     addons: ResolvedAddons,
     cloud: ChartValues,
+    *,
+    critical_pods_need_quota: bool = False,
 ) -> list[Part]:
+    """``critical_pods_need_quota``: the cloud's rule
+    (:attr:`gpu_fabric.clouds.contract.CloudLayer.critical_pods_need_quota`)."""
     fabs = list(fabrics.values())
     out: list[Part] = []
     if addons.on(MULTUS):
@@ -181,7 +185,7 @@ def generic_parts(
             (chart_release(NVIDIA_DEVICE_PLUGIN, addons, computed, cloud, spec, fabrics),),
             description="NVIDIA device plugin (nvidia.com/gpu)",
         ))
-    out += dra_parts(spec, fabrics, addons, cloud)
+    out += dra_parts(spec, fabrics, addons, cloud, critical_pods_need_quota)
     return out
 
 
@@ -348,6 +352,7 @@ def dra_parts(
     fabrics: Mapping[str, FabricDescription],
     addons: ResolvedAddons,
     cloud: ChartValues,
+    critical_pods_need_quota: bool = False,
 ) -> list[Part]:
     dra_fabrics = [f for f in fabrics.values() if f.uses_dra and f.dra]
     nvlink = [f for f in fabrics.values() if f.machine.nvlink_domain]
@@ -360,9 +365,12 @@ def dra_parts(
             gpus=any(f.gpu_dra for f in dra_fabrics) or not (dra_fabrics or nvlink),
             compute_domains=bool(nvlink),
         )
+        driver_ns = addons[NVIDIA_DRA_DRIVER.key].namespace
+        quota = ([dra_driver.critical_pods_quota(driver_ns, _gpu_nodes(spec, fabrics))]
+                 if critical_pods_need_quota and driver_ns not in SYSTEM_NAMESPACES else [])
         out.append(Part(
             NVIDIA_DRA_DRIVER.part,
-            tuple(own_namespace(NVIDIA_DRA_DRIVER, addons)),
+            tuple(own_namespace(NVIDIA_DRA_DRIVER, addons) + quota),
             (chart_release(NVIDIA_DRA_DRIVER, addons, computed, cloud, spec, fabrics),),
             description="NVIDIA DRA driver for GPUs (gpu.nvidia.com, ComputeDomains)",
         ))
@@ -416,6 +424,11 @@ def compute_domain_parts(
         ),
         description="ComputeDomains (IMEX) for multi-node NVLink",
     )]
+
+
+def _gpu_nodes(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]) -> int:
+    """The most GPU nodes the cluster may have (each runs a DRA kubelet-plugin pod)."""
+    return sum(pool_nodes(spec, f.pool) for f in fabrics.values() if f.machine.gpus)
 
 
 def pool_nodes(spec: ClusterSpec, pool: str) -> int:

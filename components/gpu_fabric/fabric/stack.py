@@ -73,20 +73,30 @@ class FabricStack(pulumi.ComponentResource):
                 made_by.add(part, [(r, None) for r in installed])
                 continue
             prefix = f"{name}-{part.name}"
-            made: list[tuple[pulumi.Resource, Manifest | None]] = [
-                (release_resource(prefix, release, self._opts(made_by.waits(part.after, None))),
-                 None)
-                for release in part.charts
-            ]
-            charts = [r for r, _ in made]
-            # Within a part, CRDs and namespaces go first; the rest waits for them (by the
-            # same rule as for earlier parts) and for the part's charts.
+            # Within a part, CRDs and namespaces go first; then the quotas that admit the
+            # part's pods (GKE admits system-*-critical pods outside kube-system only
+            # under one); then the part's charts, which wait for all of those (Helm
+            # creates no namespace: create_namespace is off); then the rest, which waits
+            # for its namespace's objects (by the same rule as for earlier parts) and
+            # for the charts.
             firsts = [m for m in part.manifests if m["kind"] in _FIRST_KINDS]
-            rest = [m for m in part.manifests if m["kind"] not in _FIRST_KINDS]
-            made += [(manifest_resource(prefix, m, self._opts(made_by.waits(part.after, m))), m)
-                     for m in firsts]
+            admits = [m for m in part.manifests if m["kind"] in _ADMISSION_KINDS]
+            rest = [m for m in part.manifests
+                    if m["kind"] not in _FIRST_KINDS | _ADMISSION_KINDS]
+            made: list[tuple[pulumi.Resource, Manifest | None]] = [
+                (manifest_resource(prefix, m, self._opts(made_by.waits(part.after, m))), m)
+                for m in firsts
+            ]
             first_made = _MadeBy()
-            first_made.add(part, made[len(charts):])
+            first_made.add(part, made)
+            for m in admits:
+                waits = made_by.waits(part.after, m) + first_made.waits((part.name,), m)
+                made.append((manifest_resource(prefix, m, self._opts(waits)), m))
+            own = [r for r, _ in made] if part.charts else []
+            charts = [release_resource(prefix, release,
+                                       self._opts(made_by.waits(part.after, None) + own))
+                      for release in part.charts]
+            made += [(r, None) for r in charts]
             for m in rest:
                 waits = made_by.waits(part.after, m) + first_made.waits((part.name,), m)
                 made.append((manifest_resource(prefix, m, self._opts(waits + charts)), m))
@@ -102,6 +112,8 @@ class FabricStack(pulumi.ComponentResource):
 
 
 _FIRST_KINDS = frozenset({"Namespace", "CustomResourceDefinition"})
+# Objects that decide whether the part's pods are admitted: created before its charts.
+_ADMISSION_KINDS = frozenset({"ResourceQuota"})
 
 
 class _MadeBy:

@@ -8,9 +8,9 @@ GKE leaves to us: the NCCL plugin installers (gIB for RoCE machines,
 GPUDirect-TCPX/TCPXO for A3 High / A3 Mega, with the NRI device injector their
 RxDM sidecar needs), the ``GKENetworkParamSet`` +
 ``Network`` pair per extra NIC when pods take NICs through multi-networking,
-and GKE-specific chart values for the NVIDIA DRA driver (the seed's values
-file: driver root under /home/kubernetes, no priority classes, which GKE only
-admits in kube-system).
+and GKE-specific chart values for the NVIDIA DRA driver (driver root under
+/home/kubernetes; its system-*-critical priority classes stay, admitted by the
+quota the layer adds on GKE).
 """
 
 from __future__ import annotations
@@ -81,13 +81,14 @@ def chart_values(
     if addon == GPU_OPERATOR.key:
         return gpu_operator_values()
     if addon == NVIDIA_DRA_DRIVER.key:
-        # dranet examples/demo_nvidia_dranet/values.yaml: GKE driver root, no priority
-        # classes (GKE's quota admits system-*-critical pods only in kube-system), and no
-        # control-plane affinity for the controller (GKE has no visible control-plane nodes).
+        # GKE driver root (cluster-toolkit 1047080375af modules/management/kubectl-apply/
+        # main.tf line 332) and no control-plane affinity for the controller (GKE has no
+        # visible control-plane nodes). The chart keeps its priority classes, as
+        # cluster-toolkit's gke-a4x does: the layer adds the ResourceQuota that admits
+        # them in the driver's namespace (critical_pods_need_quota, provider.py).
         return {
             "nvidiaDriverRoot": GKE_NVIDIA_DIR,
-            "controller": {"priorityClassName": "", "affinity": None},
-            "kubeletPlugin": {"priorityClassName": ""},
+            "controller": {"affinity": None},
         }
     return {}
 

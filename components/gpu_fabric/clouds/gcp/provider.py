@@ -52,6 +52,11 @@ class GcpProvider(ProviderBase):
     gpu_taint_value = "present"  # GKE adds nvidia.com/gpu=present:NoSchedule itself
     zone_example = "us-west8-c"
     managed_dranet = True
+    # GKE admits system-node-critical / system-cluster-critical pods outside kube-system
+    # only under a ResourceQuota scoped to those classes: cluster-toolkit's gke-a4x
+    # (1047080375af) examples/gke-a4x/nvidia-dra-driver.yaml lines 19-33 adds one for the
+    # DRA driver's namespace, NVIDIA's GKE guide one for the GPU Operator's.
+    critical_pods_need_quota = True
     key_format = (
         re.compile(r"^projects/[^/]+/locations/[^/]+/keyRings/[^/]+/cryptoKeys/[^/]+$"),
         "projects/PROJECT/locations/REGION/keyRings/RING/cryptoKeys/KEY (Cloud KMS, same "

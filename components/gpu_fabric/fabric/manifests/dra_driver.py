@@ -40,3 +40,38 @@ def values(
             "affinity": node_affinity_in(GPU_PRESENT_LABEL, ["true"]),
         },
     }
+
+
+# cluster-toolkit (GoogleCloudPlatform/cluster-toolkit 1047080375af)
+# examples/gke-a4x/nvidia-dra-driver.yaml lines 19-33: the quota that lets the chart keep
+# its priority classes (25.12.0 values.yaml: controller and kubeletPlugin
+# system-node-critical, lines 188 and 214; webhook system-cluster-critical, line 141) in
+# its own namespace on GKE.
+QUOTA_NAME = "nvidia-dra-driver-gpu-quota"
+QUOTA_PODS = 100
+CRITICAL_CLASSES = ("system-node-critical", "system-cluster-critical")
+# Pods beside the kubelet plugin's one per GPU node: the controller, its rolling-update
+# surge, and the webhook when a user's values turn it on.
+QUOTA_HEADROOM = 3
+
+
+def critical_pods_quota(namespace: str, gpu_nodes: int) -> dict[str, Any]:
+    """The ResourceQuota that admits the driver's system-*-critical pods in ``namespace``.
+
+    Why: GKE admits pods of those priority classes outside kube-system only in a
+    namespace whose ResourceQuota scopes them. The blueprint's 100 pods stays the
+    floor; a cluster with more GPU nodes (one kubelet-plugin pod each) gets room for
+    all of them, or the quota would refuse the plugin on node 98 and beyond.
+    """
+    return {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"name": QUOTA_NAME, "namespace": namespace},
+        "spec": {
+            "hard": {"pods": max(QUOTA_PODS, gpu_nodes + QUOTA_HEADROOM)},
+            "scopeSelector": {"matchExpressions": [{
+                "operator": "In", "scopeName": "PriorityClass",
+                "values": list(CRITICAL_CLASSES),
+            }]},
+        },
+    }
