@@ -161,10 +161,11 @@ def test_shape_errors_name_what_is_missing() -> None:
 def test_every_reference_the_parity_issues_name_has_its_table() -> None:
     # Issues 29 (cluster-toolkit gke-a4, gke-a3-ultragpu, gke-a3-megagpu; the DOKS seed),
     # 30 (terraform-aws-eks, awsome-distributed-training) and 31 (aks-rdma-infiniband,
-    # oci-hpc-oke). cluster-toolkit's gke-a4x has no committed A4X stack to compare with
-    # (its GB200 pool is a feature-matrix variant), so it has no table yet.
+    # oci-hpc-oke). cluster-toolkit's gke-a4x has no committed A4X stack: its table
+    # compares the GB200 GKE variant (tests/support/variants.py `gcp:gb200`).
     assert {f"{p.parent.name}/{p.stem}" for p in TABLES} >= {
-        "gcp/gke-a4", "gcp/gke-a3-ultragpu", "gcp/gke-a3-megagpu", "digitalocean/doks-seed",
+        "gcp/gke-a4", "gcp/gke-a3-ultragpu", "gcp/gke-a3-megagpu", "gcp/gke-a4x",
+        "digitalocean/doks-seed",
         "aws/terraform-aws-eks", "aws/awsome-distributed-training",
         "azure/aks-rdma-infiniband", "oci/oci-hpc-oke",
     }
@@ -175,3 +176,22 @@ def test_every_table_names_a_reference_and_enough_settings() -> None:
     for path in TABLES:
         table = parity.load_table(path)
         assert len(table["settings"]) >= 10, f"{path.name}: {len(table['settings'])} rows"
+
+
+def test_a_table_names_one_committed_stack_or_one_known_variant() -> None:
+    row = {
+        "setting": "s",
+        "source": {"path": "a.tf", "line": 1},
+        "reference": 1,
+        "ours": {"type": "t", "name": "n", "input": "i"},
+    }
+    ref = {"repo": "GoogleCloudPlatform/cluster-toolkit", "commit": "1047080375af", "title": "t"}
+    both = {"reference": ref, "stack": "gcp-a4", "variant": "gcp:gb200", "settings": [row]}
+    neither = {"reference": ref, "settings": [row]}
+    unknown = {"reference": ref, "variant": "gcp:no-such", "settings": [row]}
+    known = {"reference": ref, "variant": "gcp:gb200", "settings": [row]}
+    for table in (both, neither):
+        assert "name exactly one of `stack`" in "\n".join(parity.table_errors(table, "t.yaml"))
+    assert "variant 'gcp:no-such' is not in tests/support/variants.py" in "\n".join(
+        parity.table_errors(unknown, "t.yaml"))
+    assert parity.table_errors(known, "t.yaml") == []

@@ -12,7 +12,11 @@ test then notices both drift in our plan and a table that no longer says the tru
 Tables live in ``tests/data/parity/<cloud>/<reference>.yaml`` (format in
 ``tests/data/parity/README.md``). Our side is read from the committed golden
 plan (``tests/data/golden/<stack>/plan.json``), which tests/plan/test_golden.py
-keeps equal to a fresh ``plan --stack S --json``, so no plan is run here.
+keeps equal to a fresh ``plan --stack S --json``, so no plan is run for those. A
+reference with no committed stack (cluster-toolkit's gke-a4x: its GB200 pool is a
+variant, not a stack) names a ``variant`` of :mod:`tests.support.variants` instead;
+that variant is planned once per process (its plan is cached there, and shared with
+the other tests that plan it), about two seconds.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ MIN_REASON = 20
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 _REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _PICK = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<field>[^=\[\]]+)=(?P<value>[^\]]*)\]$")
-_TABLE_KEYS = {"reference", "stack", "settings"}
+_TABLE_KEYS = {"reference", "stack", "variant", "settings"}
 _ROW_KEYS = {"setting", "source", "reference", "ours", "deviation", "compare"}
 
 
@@ -88,7 +92,16 @@ def table_errors(table: dict[str, Any], name: str) -> list[str]:
         errors.append(f"{name}: reference.commit {ref.get('commit')!r} is not 7-40 lowercase hex")
     if not str(ref.get("title", "")).strip():
         errors.append(f"{name}: reference.title is empty")
-    if not (GOLDEN_DIR / str(table.get("stack")) / "plan.json").is_file():
+    if ("stack" in table) == ("variant" in table):
+        errors.append(f"{name}: name exactly one of `stack` (a committed stack) and "
+                      "`variant` (a tests/support/variants.py variant)")
+    elif "variant" in table:
+        from tests.support.variants import VARIANTS
+
+        if table["variant"] not in VARIANTS:
+            errors.append(f"{name}: variant {table['variant']!r} is not in "
+                          f"tests/support/variants.py; valid: {sorted(VARIANTS)}")
+    elif not (GOLDEN_DIR / str(table.get("stack")) / "plan.json").is_file():
         errors.append(f"{name}: stack {table.get('stack')!r} has no golden plan in {GOLDEN_DIR}")
     settings = table.get("settings")
     if not isinstance(settings, list) or not settings:
@@ -142,6 +155,20 @@ def golden_plan(stack: str) -> list[dict[str, Any]]:
     document = json.loads((GOLDEN_DIR / stack / "plan.json").read_text())
     resources: list[dict[str, Any]] = document["resources"]
     return resources
+
+
+def variant_plan(variant: str) -> list[dict[str, Any]]:
+    """A variant's plan in the ``plan --json`` shape (planned once per process)."""
+    from tests.support.variants import plan_of
+
+    return [r.to_json() for r in plan_of(variant).resources]
+
+
+def table_plan(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plan a table compares with: its stack's golden plan, or its variant's."""
+    if "variant" in table:
+        return variant_plan(str(table["variant"]))
+    return golden_plan(str(table["stack"]))
 
 
 def our_value(resources: list[dict[str, Any]], ours: dict[str, Any]) -> Any:
@@ -237,7 +264,7 @@ def check_table(table: dict[str, Any], name: str) -> list[str]:
     errors = table_errors(table, name)
     if errors:
         return errors
-    resources = golden_plan(str(table["stack"]))
+    resources = table_plan(table)
     for index, data in enumerate(table["settings"]):
         try:
             errors.extend(row_errors(Row(name, index, data), resources))
