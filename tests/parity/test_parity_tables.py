@@ -154,7 +154,7 @@ def test_shape_errors_name_what_is_missing() -> None:
     errors = "\n".join(parity.table_errors(table, "t.yaml"))
     assert "reference.commit 'XYZ' is not 7-40 lowercase hex" in errors
     assert "stack 'no-such-stack' has no golden plan" in errors
-    assert "`source` needs a path and a positive line" in errors
+    assert "`source` needs a path (or a seed) and a positive line" in errors
     assert "a deviation's reason must say why" in errors
 
 
@@ -195,3 +195,34 @@ def test_a_table_names_one_committed_stack_or_one_known_variant() -> None:
     assert "variant 'gcp:no-such' is not in tests/support/variants.py" in "\n".join(
         parity.table_errors(unknown, "t.yaml"))
     assert parity.table_errors(known, "t.yaml") == []
+
+
+def test_escaped_dots_name_a_key_with_dots() -> None:
+    inputs = {"metadata": {"annotations": {"k8s.v1.cni.cncf.io/networks": "a@b"}}}
+    assert parity.lookup(inputs, r"metadata.annotations.k8s\.v1\.cni\.cncf\.io/networks") == "a@b"
+    assert parity.lookup(inputs, "metadata.annotations.k8s.v1.cni.cncf.io/networks") \
+        is parity.MISSING
+
+
+def test_json_compare_parses_our_string() -> None:
+    plan = [{"type": "nad", "name": "n", "inputs": {"spec": {"config":
+             '{"cniVersion": "0.3.1", "type": "host-device", "device": "fabric0"}'}}}]
+    ours = {"type": "nad", "name": "n", "input": "spec.config"}
+    same = {"cniVersion": "0.3.1", "type": "host-device", "device": "fabric0"}
+    other = {"cniVersion": "0.3.1", "type": "host-device", "device": "fabric1"}
+    assert parity.row_errors(_row(reference=same, ours=ours, compare="json"), plan) == []
+    assert "our plan has" in parity.row_errors(
+        _row(reference=other, ours=ours, compare="json"), plan)[0]
+
+
+def test_a_row_may_cite_one_of_the_projects_seeds() -> None:
+    seed = parity.Row("t.yaml", 0, {
+        "setting": "s", "reference": 1, "ours": {"type": "t", "name": "n", "input": "i"},
+        "source": {"seed": "digitalocean-doks-multinode-gpu.md", "line": 75}})
+    assert parity._row_shape_errors(seed) == []
+    unknown = parity.Row("t.yaml", 0, {**seed.data, "source": {"seed": "blog.md", "line": 1}})
+    assert "seed 'blog.md' is not one of the project's seeds" in parity._row_shape_errors(
+        unknown)[0]
+    both = parity.Row("t.yaml", 0, {**seed.data, "source": {
+        "seed": "digitalocean-doks-multinode-gpu.md", "path": "a.tf", "line": 1}})
+    assert "needs a path (or a seed)" in parity._row_shape_errors(both)[0]

@@ -38,6 +38,19 @@ ABSENT = "absent"
 MIN_REASON = 20
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 _REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# The project's seed documents (/work/shared/seeds/, the five it was specified from; their
+# README lists them): a row may cite one of them, by file name and line, instead of a
+# path in the reference's repository (`source: {seed: <file>, line: N}`), for a value the
+# seed itself shows (the DOKS guide is a docs page without a repository and commit).
+SEEDS = frozenset({
+    "digitalocean-doks-multinode-gpu.md", "nemo-platform-multinode-networking.md",
+    "gke-nvidia-dra-dranet.md", "distributed-gpu-cluster-guide.md",
+    "ai-infra-networking-concepts.md",
+})
+COMPARES = ("equal", "contains", "json")
+# A path segment is split on dots not escaped with a backslash (`annotations.a\.b/c`
+# names the key `a.b/c`, as Kubernetes annotation and label keys have dots).
+_SEGMENT = re.compile(r"(?<!\\)\.")
 _PICK = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<field>[^=\[\]]+)=(?P<value>[^\]]*)\]$")
 _TABLE_KEYS = {"reference", "stack", "variant", "settings"}
 _ROW_KEYS = {"setting", "source", "reference", "ours", "deviation", "compare"}
@@ -130,16 +143,20 @@ def _row_shape_errors(row: Row) -> list[str]:
     source = data.get("source")
     if not (
         isinstance(source, dict)
-        and str(source.get("path", "")).strip()
+        and (bool(str(source.get("path", "")).strip()) != ("seed" in source))
         and isinstance(source.get("line"), int)
         and source["line"] > 0
     ):
-        errors.append(f"{row.label}: `source` needs a path and a positive line, got {source!r}")
+        errors.append(f"{row.label}: `source` needs a path (or a seed) and a positive line, "
+                      f"got {source!r}")
+    elif "seed" in source and source["seed"] not in SEEDS:
+        errors.append(f"{row.label}: seed {source['seed']!r} is not one of the project's "
+                      f"seeds; valid: {sorted(SEEDS)}")
     ours = data.get("ours")
     if not (isinstance(ours, dict) and {"type", "name", "input"} <= set(ours)):
         errors.append(f"{row.label}: `ours` needs type, name and input, got {ours!r}")
-    if data.get("compare", "equal") not in ("equal", "contains"):
-        errors.append(f"{row.label}: compare {data['compare']!r}; valid: equal, contains")
+    if data.get("compare", "equal") not in COMPARES:
+        errors.append(f"{row.label}: compare {data['compare']!r}; valid: {', '.join(COMPARES)}")
     deviation = data.get("deviation")
     if deviation is not None:
         if not (isinstance(deviation, dict) and "value" in deviation):
@@ -189,7 +206,7 @@ def our_value(resources: list[dict[str, Any]], ours: dict[str, Any]) -> Any:
 
 def lookup(value: Any, path: str) -> Any:
     """Follow a dotted path (``a.0.b``, ``containers[name=x].image``) or give MISSING."""
-    for segment in path.split("."):
+    for segment in (s.replace("\\.", ".") for s in _SEGMENT.split(path)):
         pick = _PICK.match(segment)
         if pick:
             value = value.get(pick["key"], MISSING) if isinstance(value, dict) else MISSING
@@ -222,6 +239,12 @@ def _holds(ours: Any, expected: Any, compare: str) -> bool:
         return False
     if compare == "contains":
         return isinstance(ours, list) and expected in ours
+    if compare == "json":
+        # Our value is a JSON document in a string (a CNI config): equal once parsed.
+        try:
+            return isinstance(ours, str) and bool(json.loads(ours) == expected)
+        except ValueError:
+            return False
     return bool(ours == expected)
 
 
