@@ -217,7 +217,7 @@ def test_no_cloud_package_by_string_either(path: Path) -> None:
 # -- the contract's tables --------------------------------------------------------------
 # The layer's members (a test's own LayerPlugins needs only these), then the cloud's facts.
 CONTRACT_MEMBERS = ("cloud", "check", "describe", "node_labels", "addon_defaults",
-                    "chart_values", "parts")
+                    "chart_values", "parts", "critical_pods_need_quota")
 PROVIDER_MEMBERS = (
     "options_model", "options_required", "sdk", "cluster_class_name", "cluster_class",
     "check_infrastructure", "infrastructure_needs_fabrics", "docs", "example_location",
