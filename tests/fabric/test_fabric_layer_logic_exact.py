@@ -183,6 +183,7 @@ class FakeCloud:
     """A CloudProvider (components/gpu_fabric/clouds/contract.py) with canned answers."""
 
     cloud: Cloud = Cloud.GCP
+    critical_pods_need_quota: bool = False
     defaults: Mapping[str, bool] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
     dra_pools: frozenset[str] = frozenset()

@@ -379,7 +379,7 @@ def test_every_child_has_its_type_name_parent_and_the_explicit_provider(run: Run
         assert (r.urn, r.provider, r.custom) == (urn(name), PROVIDER_REF, True), name
 
 
-def test_each_part_keeps_its_resources_in_order_releases_firsts_rest(run: Run) -> None:
+def test_each_part_keeps_its_resources_in_order_firsts_releases_rest(run: Run) -> None:
     assert run.made("multus") == [
         (k8s.apiextensions.v1.CustomResourceDefinition, CRD),
         (k8s.core.v1.ServiceAccount, SA),
@@ -388,14 +388,15 @@ def test_each_part_keeps_its_resources_in_order_releases_firsts_rest(run: Run) -
         (k8s.core.v1.ConfigMap, CONFIG),
         (k8s.apps.v1.DaemonSet, DS),
     ]
+    # The namespace (and any ResourceQuota) before the release that installs into it.
     assert run.made("kyverno") == [
-        (k8s.helm.v3.Release, KYVERNO_RELEASE),
         (k8s.core.v1.Namespace, KYVERNO_NS_NAME),
+        (k8s.helm.v3.Release, KYVERNO_RELEASE),
         (k8s.apiextensions.CustomResource, GUARD_NAME),
     ]
     assert run.made("nads") == [(k8s.apiextensions.CustomResource, NAD)]
-    assert run.made("kueue") == [(k8s.helm.v3.Release, KUEUE_RELEASE),
-                                 (k8s.core.v1.Namespace, KUEUE_NS_NAME)]
+    assert run.made("kueue") == [(k8s.core.v1.Namespace, KUEUE_NS_NAME),
+                                 (k8s.helm.v3.Release, KUEUE_RELEASE)]
     # UPSTREAM kueue: top-level fields, so not the CustomResource class (metadata/spec only).
     assert run.made("kueue-queues") == [
         (resources._TopLevelCustomResource, HIGH_NAME),
@@ -411,17 +412,18 @@ def test_depends_on_orders_crds_and_namespaces_then_releases_then_the_rest(run: 
         # multus: no after, no chart; the CRD first, the rest after it.
         CRD: (),
         SA: crd, ROLE: crd, BINDING: crd, CONFIG: crd, DS: crd,
-        # kyverno: the release and the namespace wait for nothing; the cluster-scoped
-        # policy waits for the release (the chart ships the CRD it needs), not for the
-        # namespace the part creates for the release (issue 36: what lives in a part's own
-        # namespace is waited for from that namespace only).
-        KYVERNO_RELEASE: (),
+        # kyverno: the namespace waits for nothing, the release for its namespace (Helm
+        # creates none: create_namespace is off); the cluster-scoped policy waits for the
+        # release (the chart ships the CRD it needs), not for the namespace the part
+        # creates for the release (issue 36: what lives in a part's own namespace is
+        # waited for from that namespace only).
+        KYVERNO_RELEASE: (urn(KYVERNO_NS_NAME),),
         KYVERNO_NS_NAME: (),
         GUARD_NAME: (urn(KYVERNO_RELEASE),),
         # nads (namespace default) after multus: multus's cluster-wide resources (the CRD,
         # the ClusterRole and its binding), not its objects in kube-system.
         NAD: tuple(sorted(urn(n) for n in (CRD, ROLE, BINDING))),
-        KUEUE_RELEASE: (),
+        KUEUE_RELEASE: (urn(KUEUE_NS_NAME),),
         KUEUE_NS_NAME: (),
         # kueue-queues after kueue: its release, not the kueue-system namespace.
         HIGH_NAME: (urn(KUEUE_RELEASE),),
