@@ -409,7 +409,12 @@ def test_the_planner_merges_every_clouds_facts() -> None:
     merged = every_cloud()
     assert sorted(merged.replacing_inputs) == sorted(
         t for c in Cloud for t in plan_facts(c).replacing_inputs)
-    assert merged.replacing_inputs["oci:Core/vcn:Vcn"] == ("compartmentId", "cidrBlocks")
+    # ForceNew at oracle/terraform-provider-oci@8016f415a5 internal/service/core/
+    # core_vcn_resource.go L65, L91, L104, L119 (plan/data/replacing_inputs.json).
+    assert merged.replacing_inputs["oci:Core/vcn:Vcn"] == (
+        "cidrBlock", "dnsLabel", "ipv6privateCidrBlocks", "isOracleGuaAllocationEnabled")
+    assert sorted(merged.replacing_blocks) == sorted(
+        t for c in Cloud for t in plan_facts(c).replacing_blocks)
     assert "digitalocean:token" in merged.credential_keys
 
 

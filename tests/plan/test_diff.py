@@ -36,9 +36,15 @@ def test_machine_type_change_replaces_the_node_pool(spec_plan) -> None:
     result = diff_plans(base, head)
     pools = [c for c in result.replacements if c.type == "gcp:container/nodePool:NodePool"]
     assert pools, to_markdown(result)
-    assert any(p.startswith("nodeConfig.machineType") for p in pools[0].replacing_paths)
+    # A3 Mega -> A3 Ultra changes the accelerator type, which GKE cannot update:
+    # guest_accelerator.type ForceNew (hashicorp/terraform-provider-google-beta
+    # @3dc173a397 google-beta/services/container/node_config.go L333); the machine type
+    # itself is updated in place there (L555-560, no ForceNew; plan/data/
+    # replacing_inputs.json).
+    assert pools[0].replacing_paths == ("nodeConfig.guestAccelerators[0].type",)
+    assert "nodeConfig.machineType" in pools[0].paths
     text = to_markdown(result)
-    assert "would be destroyed" in text and "**nodeConfig.machineType**" in text
+    assert "would be destroyed" in text and "**nodeConfig.guestAccelerators[0].type**" in text
 
 
 def test_label_change_is_an_update_not_a_replacement(spec_plan) -> None:

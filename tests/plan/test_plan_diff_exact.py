@@ -4,7 +4,9 @@
 (components/gpu_fabric/cli/diff.py prints them): their shape is a contract, so the expected
 values below are literal. The replace / update verdicts cite each cloud's replacing
 inputs, ``replacing_inputs`` in components/gpu_fabric/clouds/<cloud>/plan_facts.py
-(gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.machineType``). Ignored
+(gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.minCpuPlatform``, ForceNew at
+hashicorp/terraform-provider-google-beta@3dc173a397 google-beta/services/container/
+node_config.go, plan/data/replacing_inputs.json). Ignored
 inputs are each head resource's own ``options.ignore_changes`` (Pulumi applies the option
 per resource: https://www.pulumi.com/docs/iac/concepts/options/ignorechanges/).
 """
@@ -49,7 +51,7 @@ BASE = {
     "stack": "s-base",
     "resources": [
         _r(POOL, "gpu", {"initialNodeCount": 2, "nodeConfig": {
-            "labels": {"team": "a"}, "machineType": "a3-highgpu-8g"}, "nodeCount": 2}),
+            "labels": {"team": "a"}, "minCpuPlatform": "Intel Sapphire Rapids"}, "nodeCount": 2}),
         _r(NS, "ns", {"metadata": {"name": "x"}}),
         _r(NETWORK, "vpc", {"name": "vpc"}),
         _r(CM, "cm", {"data": {}}),
@@ -59,7 +61,7 @@ HEAD = {
     "stack": "s-head",
     "resources": [
         _r(POOL, "gpu", {"initialNodeCount": 5, "nodeConfig": {
-            "labels": {"team": "b"}, "machineType": "a3-ultragpu-8g"}, "nodeCount": 3},
+            "labels": {"team": "b"}, "minCpuPlatform": "Intel Emerald Rapids"}, "nodeCount": 3},
            ignore=["initialNodeCount"]),
         _r(NS, "ns", {"metadata": {"labels": {"a": "1"}, "name": "x"}}),
         _r(SECRET, "sec", {"type": "Opaque"}),
@@ -91,17 +93,17 @@ def test_diff_json_of_every_action_written_out() -> None:
             {
                 "action": "replace", "urn": f"urn:pulumi:s::p::{POOL}::gpu", "type": POOL,
                 "name": "gpu",
-                "paths": ["nodeConfig.labels.team", "nodeConfig.machineType", "nodeCount"],
-                "replacing_paths": ["nodeConfig.machineType"],
+                "paths": ["nodeConfig.labels.team", "nodeConfig.minCpuPlatform", "nodeCount"],
+                "replacing_paths": ["nodeConfig.minCpuPlatform"],
                 "values": {
                     "nodeConfig.labels.team": {"before": "a", "after": "b"},
-                    "nodeConfig.machineType": {"before": "a3-highgpu-8g",
-                                               "after": "a3-ultragpu-8g"},
+                    "nodeConfig.minCpuPlatform": {"before": "Intel Sapphire Rapids",
+                                               "after": "Intel Emerald Rapids"},
                     "nodeCount": {"before": 2, "after": 3},
                 },
                 # plan/day2.py: a replaced pool loses its nodes (issue 32).
                 "verdict": {
-                    "kind": "replace", "cause": ["nodeConfig.machineType"],
+                    "kind": "replace", "cause": ["nodeConfig.minCpuPlatform"],
                     "nodes_at_once": None, "spare_capacity": None, "nodes_down": True,
                     "destroys": POOL_LOSS, "note": None,
                     "runbook": "docs/day2.md#gke-replace-a-pool-without-downtime",
@@ -137,10 +139,10 @@ def test_diff_changes_and_replacements_as_objects() -> None:
     pool = diff.changes[0]
     assert pool == ResourceChange(
         "replace", f"urn:pulumi:s::p::{POOL}::gpu", POOL, "gpu",
-        ("nodeConfig.labels.team", "nodeConfig.machineType", "nodeCount"),
-        ("nodeConfig.machineType",),
-        (("a", "b"), ("a3-highgpu-8g", "a3-ultragpu-8g"), (2, 3)),
-        Verdict("replace", ("nodeConfig.machineType",), nodes_down=True, destroys=POOL_LOSS,
+        ("nodeConfig.labels.team", "nodeConfig.minCpuPlatform", "nodeCount"),
+        ("nodeConfig.minCpuPlatform",),
+        (("a", "b"), ("Intel Sapphire Rapids", "Intel Emerald Rapids"), (2, 3)),
+        Verdict("replace", ("nodeConfig.minCpuPlatform",), nodes_down=True, destroys=POOL_LOSS,
                 runbook="docs/day2.md#gke-replace-a-pool-without-downtime"),
     )
     assert diff.changes[1].values == ((MISSING, {"a": "1"}),)
@@ -158,7 +160,7 @@ def test_pr_table_written_out() -> None:
         "1 to add, 1 to update, 1 to replace, 2 to remove\n"
         "\n"
         "> **Warning**: `gpu` (gcp:container/nodePool:NodePool) would be destroyed: "
-        "`nodeConfig.machineType`\n"
+        "`nodeConfig.minCpuPlatform`\n"
         "> **Warning**: `vpc` (gcp:compute/network:Network) would be destroyed: "
         "removed or renamed\n"
         "\n"
@@ -166,7 +168,7 @@ def test_pr_table_written_out() -> None:
         "\n"
         "- `gpu` (`gcp:container/nodePool:NodePool`): replace; takes nodes down; destroys "
         "the pool's nodes: the jobs running on them and node-local data (local SSDs, "
-        "emptyDir, hostPath); caused by `nodeConfig.machineType`; see "
+        "emptyDir, hostPath); caused by `nodeConfig.minCpuPlatform`; see "
         "docs/day2.md#gke-replace-a-pool-without-downtime\n"
         "- `vpc` (`gcp:compute/network:Network`): destroy; destroys the network and what is "
         "attached to it (node pools, the cluster)\n"
@@ -176,7 +178,7 @@ def test_pr_table_written_out() -> None:
         "|---|---|---|---|\n"
         "| +- replace :warning: | `gcp:container/nodePool:NodePool` | `gpu` | "
         'nodeConfig.labels.team: `"a"` → `"b"`, '
-        '**nodeConfig.machineType**: `"a3-highgpu-8g"` → `"a3-ultragpu-8g"`, '
+        '**nodeConfig.minCpuPlatform**: `"Intel Sapphire Rapids"` → `"Intel Emerald Rapids"`, '
         "nodeCount: `2` → `3` |\n"
         "| - remove :warning: | `gcp:compute/network:Network` | `vpc` |  |\n"
         "| - remove | `kubernetes:core/v1:ConfigMap` | `cm` |  |\n"
@@ -319,7 +321,7 @@ def test_show_value_cuts_at_the_limit() -> None:
 
 def test_replacing_and_ignored_match_whole_segments() -> None:
     paths = ["name", "nameSuffix", "networkConfig.additionalNodeNetworkConfigs[3].subnetwork",
-             "nodeConfig.labels", "nodeConfig.machineTypeX"]
+             "nodeConfig.labels", "nodeConfig.minCpuPlatformX"]
     assert replacing(POOL, paths) == (
         "name", "networkConfig.additionalNodeNetworkConfigs[3].subnetwork",
     )
@@ -338,13 +340,15 @@ def test_replacing_and_ignored_match_whole_segments() -> None:
 def test_rows_sorted_by_action_before_type() -> None:
     """replace, remove, update, add; types sorted the other way round to prove it.
 
-    ``oci:Core/vcn:Vcn`` replaces on ``compartmentId`` and ``cidrBlocks`` (oci plan_facts).
+    ``oci:Core/vcn:Vcn`` replaces on ``cidrBlock`` and ``dnsLabel`` (ForceNew at
+    oracle/terraform-provider-oci@8016f415a5 internal/service/core/core_vcn_resource.go
+    L65 and L91; plan/data/replacing_inputs.json).
     """
     vcn = "oci:Core/vcn:Vcn"
-    base = {"resources": [_r(vcn, "v", {"cidrBlocks": ["10.0.0.0/16"], "compartmentId": "a"}),
+    base = {"resources": [_r(vcn, "v", {"cidrBlock": "10.0.0.0/16", "dnsLabel": "a"}),
                           _r("n:m:Y", "y", {}), _r("m:m:X", "x", {"a": 1})]}
     head = {"resources": [_r("l:m:W", "w", {}),
-                          _r(vcn, "v", {"cidrBlocks": ["10.1.0.0/16"], "compartmentId": "b"}),
+                          _r(vcn, "v", {"cidrBlock": "10.1.0.0/16", "dnsLabel": "b"}),
                           _r("m:m:X", "x", {"a": 2})]}
     diff = diff_plans(base, head)
     assert [(c.action, c.name) for c in diff.changes] == [
@@ -352,15 +356,15 @@ def test_rows_sorted_by_action_before_type() -> None:
     ]  # the add first in head: the resources after it are still compared
     lines = to_markdown(diff).splitlines()
     assert lines[4] == (
-        "> **Warning**: `v` (oci:Core/vcn:Vcn) would be destroyed: `cidrBlocks[0]`, "
-        "`compartmentId`"
+        "> **Warning**: `v` (oci:Core/vcn:Vcn) would be destroyed: `cidrBlock`, "
+        "`dnsLabel`"
     )
     # The day-2 verdicts (replace v, destroy y) come before the table (issue 32).
     assert lines[6:10] == [
         "#### Day-2 verdict", "",
         "- `v` (`oci:Core/vcn:Vcn`): replace; takes nodes down; destroys the network and "
-        "what is attached to it (node pools, the cluster); caused by `cidrBlocks[0]`, "
-        "`compartmentId`",
+        "what is attached to it (node pools, the cluster); caused by `cidrBlock`, "
+        "`dnsLabel`",
         "- `y` (`n:m:Y`): destroy"]
     table = lines.index("|---|---|---|---|") + 1
     assert [line.split(" | ")[2] for line in lines[table:]] == ["`v`", "`y`", "`x`", "`w`"]

@@ -55,6 +55,10 @@ class PlanFacts:
     # items are matched by any index ("networkConfig.additionalNodeNetworkConfigs"
     # covers "networkConfig.additionalNodeNetworkConfigs[3].subnetwork").
     replacing_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Type token -> paths of nested blocks that force a replacement only when the block
+    # itself changes (added, removed, another number of items), not when a nested
+    # input does (Terraform ForceNew on a list of blocks; plan/replacing_data.py).
+    replacing_blocks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Provider config keys that hold credentials (``<provider>:<key>``).
     credential_keys: frozenset[str] = frozenset()
     # Regular expressions (alternatives, no groups) of the cloud's access tokens
@@ -110,6 +114,7 @@ def every_cloud() -> PlanFacts:
     each = [plan_facts(cloud) for cloud in Cloud]
     return PlanFacts(
         replacing_inputs={k: v for f in each for k, v in f.replacing_inputs.items()},
+        replacing_blocks={k: v for f in each for k, v in f.replacing_blocks.items()},
         credential_keys=frozenset(k for f in each for k in f.credential_keys),
         token_patterns=tuple(p for f in each for p in f.token_patterns),
         unique_names={k: v for f in each for k, v in f.unique_names.items()},

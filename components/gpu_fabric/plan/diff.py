@@ -9,8 +9,10 @@ as exactly that.
 Changes that replace an expensive resource (cluster, node pool, networks) are
 flagged from :func:`replacing_inputs`: which input paths a cloud provider cannot
 update in place, stated by each cloud (``clouds/<cloud>/plan_facts.py``). It lists
-what the providers mark ``forceNew``/``replaceOnChanges`` for the inputs this
-project sets; a path not listed is reported as an in-place update.
+what the providers mark ``forceNew``/``replaceOnChanges``: for the Terraform-bridged
+providers (gcp, digitalocean, oci) extracted from their sources with provenance
+(``plan/data/replacing_inputs.json``, :mod:`gpu_fabric.plan.replacing_data`); a path
+not listed is reported as an in-place update.
 """
 
 from __future__ import annotations
@@ -185,12 +187,17 @@ def changed_paths(before: Any, after: Any, prefix: str = "") -> list[str]:
 
 
 def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
-    """The subset of ``paths`` that force ``type_`` to be replaced."""
+    """The subset of ``paths`` that force ``type_`` to be replaced: at or under a
+    replacing input, a replacing block's own path, or above either (a whole object
+    or list added, removed or resized carries the replacing input with it)."""
     prefixes = replacing_inputs().get(type_, ())
+    blocks = every_cloud().replacing_blocks.get(type_, ())
     hits = []
     for path in paths:
         norm = _normalize(path)
-        if any(norm == p or norm.startswith(p + ".") for p in prefixes):
+        if (any(norm == p or norm.startswith(p + ".") for p in prefixes)
+                or norm in blocks
+                or any(p.startswith(norm + ".") for p in (*prefixes, *blocks))):
             hits.append(path)
     return tuple(hits)
 

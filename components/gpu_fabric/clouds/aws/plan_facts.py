@@ -10,6 +10,8 @@ from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 _AUTONAMED = "autonamed: no name input, Pulumi appends a random suffix"
 
 PLAN_FACTS = PlanFacts(
+    # Written by hand, not extracted from pulumi-aws's sources (they could not be read
+    # offline: plan/data/replacing_inputs.json "not_extracted"; issue 32).
     replacing_inputs={
         "aws:eks/cluster:Cluster": (
             "name", "roleArn", "vpcConfig.subnetIds",

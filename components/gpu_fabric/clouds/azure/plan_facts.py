@@ -9,6 +9,8 @@ from __future__ import annotations
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
+    # Written by hand, not extracted from pulumi-azure-native's sources (they could not be read
+    # offline: plan/data/replacing_inputs.json "not_extracted"; issue 32).
     replacing_inputs={
         "azure-native:containerservice:ManagedCluster": (
             "resourceName", "resourceGroupName", "location", "dnsPrefix",

@@ -6,17 +6,14 @@ credentials (read by :mod:`gpu_fabric.plan.cloud_facts`).
 from __future__ import annotations
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
+from gpu_fabric.plan.replacing_data import replacing_blocks, replacing_prefixes
 
 PLAN_FACTS = PlanFacts(
-    replacing_inputs={
-        "digitalocean:index/kubernetesCluster:KubernetesCluster": (
-            "name", "region", "vpcUuid", "clusterSubnet", "serviceSubnet",
-        ),
-        "digitalocean:index/kubernetesNodePool:KubernetesNodePool": (
-            "clusterId", "name", "size",
-        ),
-        "digitalocean:index/vpc:Vpc": ("region", "ipRange"),
-    },
+    # The providers' own ForceNew marks, extracted from the Terraform sources with
+    # their commits and lines (plan/data/replacing_inputs.json,
+    # scripts/extract_replacing_inputs.py; issue 32).
+    replacing_inputs=replacing_prefixes("digitalocean"),
+    replacing_blocks=replacing_blocks("digitalocean"),
     credential_keys=frozenset({"digitalocean:token", "digitalocean:spacesSecretKey"}),
     # Personal access tokens: dop_v1_ and 64 hex characters (20+ matched).
     token_patterns=("dop_v1_[0-9a-f]{20,}",),

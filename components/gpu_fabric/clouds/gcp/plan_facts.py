@@ -6,26 +6,14 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 from __future__ import annotations
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
+from gpu_fabric.plan.replacing_data import replacing_blocks, replacing_prefixes
 
 PLAN_FACTS = PlanFacts(
-    replacing_inputs={
-        "gcp:container/cluster:Cluster": (
-            "name", "location", "project", "network", "subnetwork", "enableMultiNetworking",
-            "datapathProvider", "privateClusterConfig.enablePrivateNodes",
-            "privateClusterConfig.masterIpv4CidrBlock", "ipAllocationPolicy",
-        ),
-        "gcp:container/nodePool:NodePool": (
-            "name", "cluster", "location", "nodeLocations", "nodeConfig.machineType",
-            "nodeConfig.guestAccelerators", "nodeConfig.diskSizeGb", "nodeConfig.gvnic",
-            "nodeConfig.reservationAffinity", "nodeConfig.spot", "nodeConfig.flexStart",
-            "networkConfig", "placementPolicy", "queuedProvisioning", "initialNodeCount",
-            "nodeConfig.ephemeralStorageLocalSsdConfig", "nodeConfig.shieldedInstanceConfig",
-        ),
-        "gcp:compute/network:Network": (
-            "name", "project", "networkProfile", "autoCreateSubnetworks", "routingMode",
-        ),
-        "gcp:compute/subnetwork:Subnetwork": ("name", "network", "region", "ipCidrRange"),
-    },
+    # The providers' own ForceNew marks, extracted from the Terraform sources with
+    # their commits and lines (plan/data/replacing_inputs.json,
+    # scripts/extract_replacing_inputs.py; issue 32).
+    replacing_inputs=replacing_prefixes("gcp"),
+    replacing_blocks=replacing_blocks("gcp"),
     credential_keys=frozenset({"gcp:credentials", "gcp:accessToken"}),
     # Names unique in their project (networks, firewalls, accounts), region (subnets,
     # routers, resource policies), router (NAT), location (clusters) or cluster (pools):

@@ -6,19 +6,14 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 from __future__ import annotations
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
+from gpu_fabric.plan.replacing_data import replacing_blocks, replacing_prefixes
 
 PLAN_FACTS = PlanFacts(
-    replacing_inputs={
-        "oci:ContainerEngine/cluster:Cluster": (
-            "compartmentId", "vcnId", "type", "clusterPodNetworkOptions", "endpointConfig",
-        ),
-        "oci:ContainerEngine/nodePool:NodePool": ("clusterId", "compartmentId", "nodeShape"),
-        "oci:Core/vcn:Vcn": ("compartmentId", "cidrBlocks"),
-        "oci:Core/subnet:Subnet": (
-            "vcnId", "cidrBlock", "availabilityDomain", "prohibitPublicIpOnVnic",
-        ),
-        "oci:Core/computeCluster:ComputeCluster": ("availabilityDomain", "compartmentId"),
-    },
+    # The providers' own ForceNew marks, extracted from the Terraform sources with
+    # their commits and lines (plan/data/replacing_inputs.json,
+    # scripts/extract_replacing_inputs.py; issue 32).
+    replacing_inputs=replacing_prefixes("oci"),
+    replacing_blocks=replacing_blocks("oci"),
     credential_keys=frozenset({"oci:privateKey", "oci:privateKeyPassword"}),
     # OCI identifies resources by OCID; display names need not be unique. IAM policy
     # names are the exception: unique in the tenancy.

@@ -1,0 +1,116 @@
+"""The replacing-inputs table is the providers' own ForceNew marks (issue 32).
+
+``plan/data/replacing_inputs.json`` is written by scripts/extract_replacing_inputs.py
+from the Terraform sources the pulumi-<provider> releases were built from (their
+``upstream`` submodule); the bridged clouds' PLAN_FACTS read their table from it. The
+expectations below are written from those sources, read at the commits cited:
+
+* digitalocean/terraform-provider-digitalocean @ 5ef5c0805c (pulumi-digitalocean
+  v4.76.0's upstream): digitalocean/kubernetes/resource_kubernetes_cluster.go L61-65
+  ``"name"`` has no ForceNew; L113-117 ``"worker_subnet_uuid"`` ForceNew: true;
+  digitalocean/kubernetes/kubernetes.go L104-108 ``s["cluster_id"]`` ForceNew: true.
+* hashicorp/terraform-provider-google-beta @ 3dc173a397 (pulumi-gcp v9.35.0's upstream):
+  google-beta/services/container/node_config.go L555-560 ``"machine_type"`` has no
+  ForceNew (updated in place); L626 reservation_affinity ``values`` ForceNew: true;
+  resource_container_node_pool.go L605 ``additional_node_network_configs`` ForceNew on
+  a list of blocks.
+* oracle/terraform-provider-oci @ 8016f415a5 (pulumi-oci dbe80d275b's upstream):
+  internal/service/containerengine/containerengine_node_pool_resource.go L45-48
+  ``"cluster_id"`` ForceNew: true; L59-62 ``"node_shape"`` has no ForceNew.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpu_fabric.catalog import Cloud
+from gpu_fabric.plan.cloud_facts import plan_facts
+from gpu_fabric.plan.diff import replacing
+from gpu_fabric.plan.replacing_data import DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTRACTED = {Cloud.GCP: "gcp", Cloud.DIGITALOCEAN: "digitalocean", Cloud.OCI: "oci"}
+_DOKS = "digitalocean:index/kubernetesCluster:KubernetesCluster"
+_DO_POOL = "digitalocean:index/kubernetesNodePool:KubernetesNodePool"
+_GKE_POOL = "gcp:container/nodePool:NodePool"
+_OKE_POOL = "oci:ContainerEngine/nodePool:NodePool"
+
+
+def _data() -> dict:  # type: ignore[type-arg]
+    return json.loads(DATA.read_text())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("cloud", sorted(EXTRACTED, key=str))
+def test_bridged_clouds_table_is_the_extraction(cloud: Cloud) -> None:
+    data = _data()["resources"]
+    mine = {t: r for t, r in data.items() if r["cloud"] == EXTRACTED[cloud]}
+    facts = plan_facts(cloud)
+    assert dict(facts.replacing_inputs) == {
+        t: tuple(e["input"] for e in r["inputs"] if e["match"] == "prefix")
+        for t, r in mine.items()}
+    assert dict(facts.replacing_blocks) == {
+        t: blocks for t, r in mine.items()
+        if (blocks := tuple(e["input"] for e in r["inputs"] if e["match"] == "exact"))}
+
+
+def test_every_entry_names_its_source_and_every_provider_its_chain() -> None:
+    data = _data()
+    for cloud, prov in data["providers"].items():
+        assert re.fullmatch(r"[0-9a-f]{40}", prov["terraform_commit"]), cloud
+        assert re.fullmatch(r"[0-9a-f]{40}", prov["pulumi_commit"]), cloud
+        assert "upstream" in prov["mapping"] and prov["pinned_sdk"], cloud
+        assert prov["pin_gap"], cloud  # the pinned release could not be read: said so
+    for token, res in data["resources"].items():
+        prov = data["providers"][res["cloud"]]
+        for entry in res["inputs"]:
+            assert entry["source"].startswith(
+                f"{prov['terraform_repo']}@{prov['terraform_commit'][:10]}:"), token
+            assert re.search(r"\.go#L\d+$", entry["source"]), token
+            assert entry["match"] in ("prefix", "exact"), token
+
+
+def test_known_force_new_marks() -> None:
+    data = _data()["resources"]
+
+    def inputs(token: str) -> dict[str, str]:
+        return {e["input"]: e["match"] for e in data[token]["inputs"]}
+
+    assert inputs(_DOKS)["workerSubnetUuid"] == "prefix"
+    assert "name" not in inputs(_DOKS)  # renamed in place
+    assert inputs(_DO_POOL)["clusterId"] == "prefix"
+    assert "nodePool.clusterId" not in inputs(_DOKS)  # only `if isResource`
+    assert inputs(_GKE_POOL)["nodeConfig.reservationAffinity.values"] == "prefix"
+    assert inputs(_GKE_POOL)["networkConfig.additionalNodeNetworkConfigs"] == "exact"
+    assert "nodeConfig.machineType" not in inputs(_GKE_POOL)
+    assert inputs(_OKE_POOL)["clusterId"] == "prefix"
+    assert "nodeShape" not in inputs(_OKE_POOL)
+
+
+def test_diff_reads_prefixes_blocks_and_their_ancestors() -> None:
+    # A prefix entry: the change itself or anything under it.
+    assert replacing(_GKE_POOL, ["nodeConfig.reservationAffinity.values[0]"]) == (
+        "nodeConfig.reservationAffinity.values[0]",)
+    # A block entry: its own path (a list of another length) replaces ...
+    assert replacing(_GKE_POOL, ["networkConfig.additionalNodeNetworkConfigs"]) == (
+        "networkConfig.additionalNodeNetworkConfigs",)
+    # ... an input without ForceNew inside the ForceNew block nodeConfig does not
+    # (node_config.go L555-560 machine_type), nor one outside any (node_count).
+    assert replacing(_GKE_POOL, ["nodeConfig.machineType", "nodeCount"]) == ()
+    # An object added or removed whole carries its replacing inputs with it.
+    assert replacing(_GKE_POOL, ["networkConfig"]) == ("networkConfig",)
+    assert replacing(_OKE_POOL, ["nodeShape"]) == ()
+
+
+def test_extraction_is_current_when_the_sources_are_here() -> None:
+    """Re-extract from the mirrors (the `fetch` tool's); skipped where they are absent."""
+    if not Path("/work/.mirror/pulumi+pulumi-gcp/repo").exists():
+        pytest.skip("provider mirrors not fetched here")
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "extract_replacing_inputs.py"),
+                           "--check"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
