@@ -64,6 +64,48 @@ class Vendored:
     published: str = ""  # path of the archive on the repo's gh-pages branch
     source: Source | None = None
     subcharts: tuple[Source, ...] = field(default_factory=tuple)
+    # The project's own release step before ``helm package`` (template files filled
+    # in, image tags set), as a name in ``PREPARE``, and where that step is written.
+    prepare: str = ""
+    prepared_as: str = ""
+    # What the provenance cannot show (a commit chosen without a release tag).
+    note: str = ""
+
+
+def _cert_manager(chart_dir: Path, version: str) -> None:
+    """cert-manager's make/manifests.mk ``$(bin_dir)/helm/cert-manager`` targets: Chart.yaml
+    from Chart.template.yaml (version, appVersion, prerelease, signKey annotation set with
+    yq), README.md from README.template.md ({{RELEASE_VERSION}}), and only the chart's
+    files copied (the templates, values.yaml, values.schema.json)."""
+    chart = yaml.safe_load((chart_dir / "Chart.template.yaml").read_text())
+    chart["annotations"]["artifacthub.io/signKey"] = (
+        chart_dir / "signkey_annotation.txt").read_text()
+    chart["annotations"]["artifacthub.io/prerelease"] = "false"
+    chart["version"] = version
+    chart["appVersion"] = version
+    (chart_dir / "Chart.yaml").write_text(yaml.safe_dump(chart, sort_keys=False))
+    readme = (chart_dir / "README.template.md").read_text()
+    (chart_dir / "README.md").write_text(readme.replace("{{RELEASE_VERSION}}", version))
+    for extra in ("Chart.template.yaml", "README.template.md", "signkey_annotation.txt",
+                  "values.linter.exceptions", ".gitignore"):
+        (chart_dir / extra).unlink(missing_ok=True)
+
+
+def _nvsentinel(chart_dir: Path, version: str) -> None:
+    """NVSentinel's distros/kubernetes/Makefile ``helm-publish``: the image tag ``main`` and
+    appVersion ``1.0.0`` replaced by the release tag (the two sed lines), then
+    ``helm package nvsentinel --version <tag>``."""
+    values = chart_dir / "values.yaml"
+    text = values.read_text()
+    assert 'tag: "main"' in text, "values.yaml no longer holds tag: \"main\""
+    values.write_text(text.replace('tag: "main"', f'tag: "{version}"'))
+    meta = chart_dir / "Chart.yaml"
+    text = meta.read_text()
+    assert 'appVersion: "1.0.0"' in text, "Chart.yaml no longer holds appVersion \"1.0.0\""
+    meta.write_text(text.replace('appVersion: "1.0.0"', f'appVersion: "{version}"'))
+
+
+PREPARE = {"cert-manager": _cert_manager, "nvsentinel": _nvsentinel}
 
 
 PROM = "prometheus-community/helm-charts"
@@ -169,6 +211,39 @@ VENDORED = (
             ),
         ),
     ),
+    Vendored(
+        versions.CERT_MANAGER,
+        "cert-manager/cert-manager",
+        source=Source(
+            "cert-manager/cert-manager",
+            "3b43a94ce6db81711ccff6a9789dd312b2e9502e",  # tag v1.19.1
+            "deploy/charts/cert-manager",
+            "v1.19.1",
+        ),
+        prepare="cert-manager",
+        prepared_as="make/manifests.mk (Helm Targets) at the tag",
+    ),
+    Vendored(
+        versions.NVSENTINEL,
+        "NVIDIA/NVSentinel",
+        # The NVIDIA/NVSentinel snapshot cannot be fetched here; its fork
+        # lalitadithya/NVSentinel holds the same commits (upstream PR numbers) but no
+        # tags. The release workflow registered v1.19.0 in e002c5dc ("chore(fern):
+        # register v1.19.0 (#1617)", 2026-08-17, README NVSENTINEL_VERSION=v1.19.0);
+        # the chart is taken at its parent def3b2d2 (main when the release was
+        # registered; the registration changes no chart file).
+        source=Source(
+            "lalitadithya/NVSentinel",
+            "def3b2d29a9220373f042cd5f6acf0ed8a172065",
+            "distros/kubernetes/nvsentinel",
+            "v1.19.0",
+        ),
+        prepare="nvsentinel",
+        prepared_as="distros/kubernetes/Makefile helm-publish at the commit",
+        note=("the v1.19.0 tag's commit is not in the mirror (no tags): the chart is at "
+              "def3b2d2, the parent of the release's registration commit e002c5dc; the tag "
+              "is at or before it (def3b2d2 itself changed the chart: platform-connectors)"),
+    ),
 )
 
 
@@ -232,6 +307,8 @@ def _from_source(entry: Vendored, mirrors: Path, helm: str) -> tuple[bytes, dict
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         chart_dir = _extract(_mirror(mirrors, entry.source.repo), entry.source, work / "main")
+        if entry.prepare:
+            PREPARE[entry.prepare](chart_dir, entry.source.version)
         subcharts = []
         for sub in entry.subcharts:
             sub_dir = _extract(_mirror(mirrors, sub.repo), sub, work / f"sub-{len(subcharts)}")
@@ -248,6 +325,8 @@ def _from_source(entry: Vendored, mirrors: Path, helm: str) -> tuple[bytes, dict
         "path": entry.source.path,
         "subcharts": subcharts,
         "packaged_with": "helm package --version " + entry.source.version,
+        **({"prepared_as": entry.prepared_as} if entry.prepare else {}),
+        **({"note": entry.note} if entry.note else {}),
     }
 
 
@@ -255,10 +334,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--helm", default=str(ROOT / ".venv" / "bin" / "helm"))
+    parser.add_argument("--only", action="append", default=[], metavar="CHART",
+                        help="vendor only these charts (by name), keep the other archives")
     args = parser.parse_args(argv)
     CHARTS_DIR.mkdir(exist_ok=True)
-    records = {}
+    records = json.loads(SOURCES.read_text()) if args.only and SOURCES.exists() else {}
     for entry in VENDORED:
+        if args.only and entry.chart.name not in args.only:
+            continue
         if entry.published:
             data, record = _published(entry, args.mirrors)
         else:

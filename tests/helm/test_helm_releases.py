@@ -114,6 +114,9 @@ PINS = [
     versions.KUEUE,
     versions.JOBSET,
     versions.KUBE_PROMETHEUS_STACK,
+    # The health add-ons (issue 35), rendered by tests/helm/test_health_charts.py.
+    versions.NVSENTINEL,
+    versions.CERT_MANAGER,
 ]
 
 

@@ -58,11 +58,14 @@ def render(stack: str, inputs: dict[str, Any]) -> list[dict[str, Any]]:
     return helm_render.template(helm(), archive, inputs, kubernetes_version(stack))
 
 
-def validate_rendered(objects: list[dict[str, Any]], kubernetes_version: str) -> list[str]:
-    """Built-ins strictly; custom resources against the CRDs the same release renders,
-    else against the upstream CRDs at the pins (tests/support/crds.py)."""
+def validate_rendered(objects: list[dict[str, Any]], kubernetes_version: str,
+                      crds: list[dict[str, Any]] = ()) -> list[str]:  # type: ignore[assignment]
+    """Built-ins strictly; custom resources against the CRDs the same release renders
+    (or ``crds``: rendered by another release of the same cluster, e.g. cert-manager's
+    for NVSentinel's Certificates), else against the upstream CRDs at the pins
+    (tests/support/crds.py)."""
     own: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for obj in objects:
+    for obj in [*crds, *objects]:
         if obj.get("kind") == "CustomResourceDefinition":
             spec = obj["spec"]
             for ver in spec["versions"]:
