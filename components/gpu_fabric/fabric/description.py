@@ -181,6 +181,9 @@ class FabricDescription:
     nccl_env: Mapping[str, str] = field(default_factory=dict)
     node_labels: Mapping[str, str] = field(default_factory=dict)
     taints: tuple[Taint, ...] = ()
+    # Taints the cloud puts on the pool's nodes by itself (GKE's Arm taint on arm64
+    # pools): workloads tolerate them, the pool does not set them again.
+    node_taints: tuple[Taint, ...] = ()
     mtu: int | None = None
     dra: DraClasses | None = None
     # GPUs requested through DRA claims (the GPU DeviceClass) instead of the device
@@ -244,6 +247,11 @@ class FabricDescription:
     @property
     def tolerations(self) -> tuple[Toleration, ...]:
         return tuple(t.toleration() for t in self.taints)
+
+    @property
+    def workload_taints(self) -> tuple[Taint, ...]:
+        """Every taint a fabric pod must tolerate: the pool's and the cloud's own."""
+        return self.taints + self.node_taints
 
     @property
     def rail_resources(self) -> dict[str, int]:

@@ -177,7 +177,7 @@ def pool_checks(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
             "end_marker": END_MARKER,
             "gpu_resource": fabric.gpu_resource,
             "node_selector": dict(fabric.node_selector),
-            "tolerated_taints": sorted({t.key for t in fabric.taints}),
+            "tolerated_taints": sorted({t.key for t in fabric.workload_taints}),
             "machine": machine_facts(fabric.machine, plan.gpus_per_node),
             "rails": rails(fabric, plan.gpus_per_node),
             "objects": check_objects(plan),

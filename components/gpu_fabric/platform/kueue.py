@@ -87,7 +87,7 @@ def resource_flavor(spec: ClusterSpec, pool: GpuNodePoolSpec,
     if labels:
         body["nodeLabels"] = labels
         body["topologyName"] = topology_name(spec, pool, levels)  # nodeLabels for TAS
-    tolerations = [t.exact_toleration().to_dict() for t in fabric.taints]
+    tolerations = [t.exact_toleration().to_dict() for t in fabric.workload_taints]
     if tolerations:
         body["tolerations"] = tolerations
     return {"apiVersion": API, "kind": "ResourceFlavor", "metadata": meta(flavor_name(pool.name)),

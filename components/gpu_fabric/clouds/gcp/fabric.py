@@ -32,6 +32,7 @@ from gpu_fabric.fabric.description import (
     PodInterface,
     PodInterfaces,
     Rail,
+    Taint,
 )
 from gpu_fabric.fabric.problems import refuse
 from gpu_fabric.kube_version import KubeVersion
@@ -54,6 +55,11 @@ DRANET_PROVIDER_HINT = "GCE"
 MANAGED_DRANET_LABEL = "cloud.google.com/gke-networking-dra-driver"
 # Turns off GKE's own NVIDIA device plugin where GPUs are DRA devices (GKE set-up-dra).
 NO_DEVICE_PLUGIN_LABEL = "gke-no-default-nvidia-gpu-device-plugin"
+# GKE taints the nodes of an Arm pool itself (container API TaintConfig.
+# ArchitectureTaintBehavior: unspecified "defaults to ARM", which "taints all the nodes in
+# the node pool with the default ARM taint"); cluster-toolkit 1047080375af
+# examples/gke-a4x/gke-a4x.yaml lines 302-306 give A4X pods this toleration.
+ARM_TAINT = Taint("kubernetes.io/arch", "arm64", "NoSchedule")
 
 # A4X pools carry a workload policy with accelerator topology 1x72 (gcp/nodepool.py), so a
 # pool is one NVLink domain; cluster-toolkit 1047080375af examples/gke-a4x/
@@ -145,6 +151,7 @@ def describe(spec: ClusterSpec, pool: GpuNodePoolSpec) -> FabricDescription:
         nccl_env=nccl_env(machine, installer_env(spec, machine)),
         node_labels=node_labels(spec, pool, dra=dra, managed=managed),
         taints=pool_taints(spec, pool, PROVIDER.gpu_taint(pool.machine.gpu.vendor)),
+        node_taints=(ARM_TAINT,) if machine.cpu_arch == "arm64" else (),
         mtu=fabric_mtu(spec, machine),
         dra=dra_classes(spec, managed_nics=managed, managed_class=MANAGED_NIC_CLASS,
                         managed_driver=MANAGED_NIC_CLASS,
