@@ -165,7 +165,7 @@ def test_every_reference_the_parity_issues_name_has_its_table() -> None:
     # compares the GB200 GKE variant (tests/support/variants.py `gcp:gb200`).
     assert {f"{p.parent.name}/{p.stem}" for p in TABLES} >= {
         "gcp/gke-a4", "gcp/gke-a3-ultragpu", "gcp/gke-a3-megagpu", "gcp/gke-a4x",
-        "digitalocean/doks-seed",
+        "digitalocean/doks-seed", "digitalocean/doks-seed-amd",
         "aws/terraform-aws-eks", "aws/awsome-distributed-training",
         "azure/aks-rdma-infiniband", "oci/oci-hpc-oke",
     }
