@@ -25,13 +25,16 @@ Raw = dict[str, Any]
 
 
 def _teams(raw: Raw) -> None:
-    # A quota the pools can hold (issue 34 refuses more): 16, or all of a smaller cluster's
-    # GPUs (2 x 4 on the GB200 pools).
+    # Quotas the pools can hold, each team's and all together (issue 34 refuses more):
+    # team-b gets 8 (half of a smaller cluster: 2 x 4 on the GB200 pools), team-a the rest
+    # of at most 16.
     gpus = sum(p.get("node_count", 2) * get_machine(p["machine_type"], raw["cloud"]).gpus
                for p in raw["node_pools"])
+    team_b = min(8, gpus // 2)
     raw.setdefault("tenancy", {})["teams"] = [
-        {"name": "team-a", "group": "team-a-eng", "gpus": min(16, gpus), "priority": "high"},
-        {"name": "team-b", "group": "team-b-eng", "gpus": 8, "priority": "low",
+        {"name": "team-a", "group": "team-a-eng", "gpus": min(16, gpus) - team_b,
+         "priority": "high"},
+        {"name": "team-b", "group": "team-b-eng", "gpus": team_b, "priority": "low",
          "node_pools": [raw["node_pools"][0]["name"]]},
     ]
 

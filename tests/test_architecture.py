@@ -225,7 +225,7 @@ PROVIDER_MEMBERS = (
     "zone_example_in", "location_problems", "legacy_api_cidrs", "public_endpoint",
     "api_access_problems", "encryption_problems", "accepts_key_vault_id", "capacity_types",
     "check_capacity", "check_pool_name", "gpu_taint", "topology_levels", "managed_dranet",
-    "own_device_plugins", "tag_rules", "reserved_cidrs",
+    "own_device_plugins", "tag_rules", "reserved_cidrs", "system_machines", "managed_gpu_plugin",
 )
 
 

@@ -156,8 +156,8 @@ def test_efa_node_group_joins_an_existing_vpc_and_eks_cluster() -> None:
 
 
 def test_nd_pool_joins_an_existing_aks_cluster_and_subnet() -> None:
-    subnet = ("/subscriptions/0000/resourceGroups/my-aks-rg/providers/Microsoft.Network/"
-              "virtualNetworks/my-vnet/subnets/nodes")
+    subnet = ("/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/my-aks-rg/"
+              "providers/Microsoft.Network/virtualNetworks/my-vnet/subnets/nodes")
     plan = _run_example("azure-nd-existing-aks", {
         "resource-group": "my-aks-rg", "cluster": "my-aks", "node-subnet-id": subnet,
         "kubeconfig": "apiVersion: v1\nkind: Config\n",

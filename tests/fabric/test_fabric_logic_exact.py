@@ -530,10 +530,10 @@ def test_one_pool_has_no_pool_conditions() -> None:
 
 def test_fabric_namespaces_add_the_teams_that_may_use_the_pool() -> None:
     teams = [
-        {"name": "vision", "group": "v", "gpus": 8},                          # every pool
-        {"name": "speech", "group": "s", "gpus": 8, "node_pools": ["gpu"]},
-        {"name": "other", "group": "o", "gpus": 8, "node_pools": ["big"]},
-        {"name": "default", "group": "d", "gpus": 8},                          # already listed
+        {"name": "vision", "group": "v", "gpus": 4},                          # every pool
+        {"name": "speech", "group": "s", "gpus": 4, "node_pools": ["gpu"]},
+        {"name": "other", "group": "o", "gpus": 4, "node_pools": ["big"]},
+        {"name": "default", "group": "d", "gpus": 4},                          # already listed
     ]
     raw = _two_pools(existing={"kubeconfig": {"path": "/x"}},
                      fabric={"namespaces": ["default"]}, tenancy={"teams": teams})

@@ -75,6 +75,22 @@ def test_stack_names_have_no_path_separators(tmp_path: Path, capsys) -> None:
             assert f"--stack: '{name}' is not a stack name" in err, err
 
 
+@pytest.mark.parametrize("name", ["Pulumi.gpu+team.yaml", "Pulumi.a b.yaml", "Pulumi..yaml",
+                                  f"Pulumi.{'x' * 101}.yaml", "team stack.yaml"])
+def test_config_files_give_a_stack_name_pulumi_accepts(tmp_path: Path, capsys, name: str) -> None:
+    """Pulumi stack names "may only contain alphanumeric, hyphens, underscores, or periods"
+    (https://www.pulumi.com/docs/iac/concepts/stacks/), at most 100 characters: the name a
+    --config file gives (Pulumi.<stack>.yaml, else its stem) is refused as --stack is."""
+    path = tmp_path / name
+    path.write_text("config: {}\n")
+    for command in ("validate", "plan"):
+        code, out, err = _run([command, "--config", str(path)], capsys)
+        assert code == 1 and out == "", (code, out, err)
+        assert "--config: the file name '" in err and "which Pulumi refuses" in err, err
+        if len(name) < 80:
+            assert f"--config: the file name {name!r} gives the stack name" in err, err
+
+
 def test_render_deletes_only_inside_out(tmp_path: Path, capsys) -> None:
     """A record listing an absolute path or a path through a symlink out of --out."""
     out = tmp_path / "out"

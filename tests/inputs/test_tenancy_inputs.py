@@ -55,3 +55,17 @@ def test_claims_larger_than_every_machine_are_refused() -> None:
     assert ("fabric.claim_gpu_counts: 16 GPUs per claim: the largest machine of this "
             "cluster has 8 GPUs (got [16])") in str(err.value)
     assert load_spec(spec_dict("gcp", fabric={"mode": "dra", "claim_gpu_counts": [2, 8]}))
+
+
+def test_all_teams_together_fit_the_cluster() -> None:
+    """All teams share one Kueue cohort (gpu_fabric/platform/kueue.py), so their nominal
+    quotas together are what Kueue admits: at most the 16 GPUs of the two nodes."""
+    teams = [{"name": "ml", "group": "g", "gpus": 8}, {"name": "infra", "group": "g", "gpus": 8}]
+    assert len(load_spec(spec_dict("gcp", tenancy={"teams": teams})).tenancy.teams) == 2
+    teams[1]["gpus"] = 9
+    with pytest.raises(SpecError) as err:
+        load_spec(spec_dict("gcp", tenancy={"teams": teams}))
+    assert [str(p) for p in err.value.problems] == [
+        "tenancy.teams: the teams' GPU quotas add up to 17 (ml: 8, infra: 9), but the "
+        "cluster's node pools hold at most 16 GPUs at their largest size; lower the quotas "
+        "or add nodes (got 17)"]

@@ -18,7 +18,7 @@ from tests.specs import CLOUDS, spec_dict, with_pool
 from tests.support.manifests import validate_all
 
 TEAMS = [
-    {"name": "vision", "group": "vision-eng", "gpus": 16, "priority": "high"},
+    {"name": "vision", "group": "vision-eng", "gpus": 8, "priority": "high"},
     {"name": "speech", "group": "speech-eng", "gpus": 8, "priority": "low"},
 ]
 

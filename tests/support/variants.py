@@ -19,7 +19,7 @@ from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import CLOUDS, spec_dict, with_pool
 
 TEAMS = [
-    {"name": "vision", "group": "vision-eng", "gpus": 16, "priority": "high"},
+    {"name": "vision", "group": "vision-eng", "gpus": 8, "priority": "high"},
     {"name": "speech", "group": "speech-eng", "gpus": 8, "priority": "low"},
 ]
 ON = {"enabled": True}

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.model import Part
     from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec
     from gpu_fabric.spec import CapacitySpec, ClusterSpec, GpuNodePoolSpec
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 Fabrics = Mapping[str, "FabricDescription"]
 HOSTNAME = "kubernetes.io/hostname"
@@ -63,6 +63,16 @@ class ProviderBase:
     key_format: ClassVar[tuple[re.Pattern[str], str] | None] = None
     """The customer key a ``secrets_encryption.kms_key`` must be (pattern, shape); None: none."""
     accepts_key_vault_id: ClassVar[bool] = False
+
+    def system_machines(self) -> MachineNaming:
+        """How the cloud names its CPU machine types (``system_pool.machine_type``)."""
+        raise NotImplementedError(f"{type(self).__name__} states no system_machines")
+
+    def managed_gpu_plugin(self) -> tuple[str, str] | None:
+        """The cloud's own NVIDIA device plugin on GPU nodes, as (what it is, the node
+        label whose value "true" turns it off); None where the cloud runs none (or its
+        own code refuses a second one: DOKS)."""
+        return None
 
     def _slice(self, module: str) -> ModuleType:
         """A module of this cloud's folder (``fabric``, ``kubernetes``...), imported now."""

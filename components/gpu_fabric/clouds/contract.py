@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from gpu_fabric.fabric.model import Part
     from gpu_fabric.security import ApiAccessSpec, SecretsEncryptionSpec
     from gpu_fabric.spec import CapacitySpec, ClusterSpec, GpuNodePoolSpec
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 ResourceFake = Callable[[str, dict[str, Any]], dict[str, Any]]
 """(resource name, inputs) -> computed outputs added to the echoed inputs (``__id``: the id)."""
@@ -282,6 +282,16 @@ class CloudProvider(CloudLayer, Protocol):
     @property
     def own_device_plugins(self) -> tuple[str, ...]:
         """``fabric.device_plugin`` values that exist on this cloud only."""
+        ...
+
+    def system_machines(self) -> MachineNaming:
+        """How the cloud names its CPU machine types and its GPU machines (the system pool
+        takes a CPU machine of the cloud: ``system_pool.machine_type``)."""
+        ...
+
+    def managed_gpu_plugin(self) -> tuple[str, str] | None:
+        """The cloud's own NVIDIA device plugin: (what it is, the node label that turns it
+        off with "true"), or None (gpu_fabric.fabric.gpu_sources)."""
         ...
 
 

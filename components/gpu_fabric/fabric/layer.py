@@ -96,6 +96,8 @@ def _build(
 ) -> Layer:
     from gpu_fabric.fabric import parts as generic
     from gpu_fabric.fabric.addons import resolve_addons
+    from gpu_fabric.fabric.addons.resolve import layer_defaults
+    from gpu_fabric.fabric.gpu_sources import check_dra_drivers, check_gpu_sources
     from gpu_fabric.fabric.plugins import installed
 
     plugins = installed(plugins)
@@ -103,6 +105,7 @@ def _build(
     from gpu_fabric.fabric.arm64 import check_arm64
 
     check_arm64(fabrics, addons)
+    check_dra_drivers(spec, fabrics, addons, layer_defaults(spec, fabrics, plugins))
     cloud = plugins.cloud(spec.cloud)
     values = plugins.values(spec.cloud)
     found: list[Part] = []
@@ -113,6 +116,7 @@ def _build(
     found += generic.injection_parts(spec, fabrics, addons)
     for above in plugins.above:
         found += above.parts(spec, fabrics, addons, values)
+    check_gpu_sources(spec, fabrics, addons, found, cloud)
     _check(found)
     return Layer(tuple(_ordered(found)), addons)
 

@@ -64,6 +64,12 @@ class PlanFacts:
     # Regular expressions (alternatives, no groups) of the cloud's access tokens
     # that have a well-known prefix, found anywhere in a stack file's plain strings.
     token_patterns: tuple[str, ...] = ()
+    # Secret keys without a prefix, found by their shape (issue 34): (pattern, what) of the
+    # key assigned to its name in a plain string, and (id pattern, secret pattern, what):
+    # a string of the secret's shape in the same mapping or list as a string of the id's
+    # (a credentials pair).
+    secret_patterns: tuple[tuple[str, str], ...] = ()
+    paired_secrets: tuple[tuple[str, str, str], ...] = ()
     # Type token -> input paths that hold the resource's physical name where the
     # cloud requires it unique in its scope (project, region, cluster, account...).
     # Pulumi replaces create-before-delete by default, so a replacement of such a
@@ -117,6 +123,8 @@ def every_cloud() -> PlanFacts:
         replacing_blocks={k: v for f in each for k, v in f.replacing_blocks.items()},
         credential_keys=frozenset(k for f in each for k in f.credential_keys),
         token_patterns=tuple(p for f in each for p in f.token_patterns),
+        secret_patterns=tuple(p for f in each for p in f.secret_patterns),
+        paired_secrets=tuple(p for f in each for p in f.paired_secrets),
         unique_names={k: v for f in each for k, v in f.unique_names.items()},
         free_names={k: v for f in each for k, v in f.free_names.items()},
         roles={k: v for f in each for k, v in f.roles.items()},

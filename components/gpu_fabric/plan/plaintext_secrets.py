@@ -56,7 +56,42 @@ def _material() -> tuple[tuple[re.Pattern[str], str], ...]:
                     re.IGNORECASE), "an Azure connection string with its key"),
         (re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@", re.IGNORECASE),
          "a URL with a user:password"),
+        *((re.compile(p), what) for p, what in every_cloud().secret_patterns),
     )
+
+
+def _siblings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """The strings one mapping or list holds, and those of the mappings a list holds
+    (an env list's ``value``s), with their paths."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        sub = _sub(value, path, key)
+        if isinstance(item, str):
+            yield sub, item
+        elif isinstance(item, dict) and isinstance(value, list):
+            for inner, text in item.items():
+                if isinstance(text, str):
+                    yield f"{sub}.{inner}", text
+
+
+def _sub(container: Any, path: str, key: Any) -> str:
+    if isinstance(container, dict):
+        return f"{path}.{key}" if path else str(key)
+    return f"{path}[{key}]"
+
+
+def paired_secrets(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """(path, what) of every string shaped like a cloud's secret key that sits beside a
+    string shaped like its key id (each cloud's ``paired_secrets``), anywhere in ``value``."""
+    if not isinstance(value, dict | list):
+        return
+    strings = list(_siblings(value, path))
+    for id_pattern, secret_pattern, what in every_cloud().paired_secrets:
+        if any(re.fullmatch(id_pattern, text) for _, text in strings):
+            yield from ((p, what) for p, text in strings if re.fullmatch(secret_pattern, text))
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        yield from paired_secrets(item, _sub(value, path, key))
 
 
 # Keys whose plain string value is a credential (Helm values such as adminPassword).
@@ -123,6 +158,13 @@ def plaintext_problems(raw_config: dict[str, Any]) -> list[Problem]:
                     out.append(Problem(path, f"looks like {what} in plain text; a stack file is "
                                              f"committed, so {_how(key)}"))
                     break
+    found = {p.path for p in out}
+    for path, what in paired_secrets(
+            {k: v for k, v in raw_config.items() if not _is_secure(v)}):
+        key = re.split(r"[.\[]", path, maxsplit=1)[0]
+        if path not in found and key not in found:
+            found.add(path)
+            out.append(Problem(path, f"looks like {what} in plain text; {_how(key)}"))
     return out
 
 

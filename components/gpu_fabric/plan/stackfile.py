@@ -54,6 +54,20 @@ def check_stack_name(name: str) -> str:
     return name
 
 
+def check_file_stack_name(file: Path) -> str:
+    """The stack name a ``--config`` file gives (``Pulumi.<stack>.yaml``, else its stem),
+    or a SpecError naming --config when Pulumi would refuse that name (issue 34): the
+    plan and the URNs are the stack's, and ``pulumi stack init`` refuses the name."""
+    name = _stack_name_from(file)
+    if not STACK_NAME.fullmatch(name) or name in (".", ".."):
+        raise SpecError([Problem(
+            "--config", f"the file name {file.name[:80]!r} gives the stack name "
+            f"{name[:80]!r}, which Pulumi refuses: a stack name has 1 to 100 letters, "
+            "digits, '-', '_' and '.'; rename the file (Pulumi.<stack>.yaml)",
+        )])
+    return name
+
+
 def stack_path(name: str, root: Path | None = None) -> Path:
     """``root`` (default: the stack folder of the working directory's project)."""
     return (root or stacks_dir()) / f"Pulumi.{check_stack_name(name)}.yaml"
@@ -72,7 +86,7 @@ def load_stack_file(
     if (name is None) == (path is None):
         raise ValueError("give a stack name or a file path")
     file = Path(path) if path is not None else stack_path(str(name), root)
-    stack = name or _stack_name_from(file)
+    stack = name or check_file_stack_name(file)
     if not file.exists() or file.is_dir():  # a FIFO or device: refused by the bounded read
         known = ", ".join(available_stacks(root)) or "none"
         raise SpecError([Problem("", f"no stack file {file} (stacks: {known})")])

@@ -512,6 +512,7 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
                 if refused:
                     out.append(Problem(f"node_pools[{i}].labels.{key}", f"node label {refused}",
                                        key, True))
+    out += _quota_total_problems(spec)
     team_names = [t.name for t in spec.tenancy.teams]
     if len(set(team_names)) != len(team_names):
         out.append(Problem("tenancy.teams", "team names must be unique"))
@@ -528,6 +529,26 @@ def _cross_field_problems(spec: ClusterSpec) -> list[Problem]:
             "dra", True,
         ))
     return out
+
+
+def _quota_total_problems(spec: ClusterSpec) -> list[Problem]:
+    """The teams' quotas together fit the cluster (issue 34): every team is in one Kueue
+    cohort (gpu_fabric.platform.kueue), whose nominal quotas add up to what Kueue admits,
+    so quotas beyond the nodes' GPUs admit jobs no node can run."""
+    teams = spec.tenancy.teams
+    if len(teams) < 2:
+        return []  # one team: its own check above says the same
+    total = sum(t.gpus for t in teams)
+    most = sum(max(p.node_count, p.max_nodes or 0) * p.machine.gpus for p in spec.node_pools)
+    if total <= most:
+        return []
+    each = ", ".join(f"{t.name}: {t.gpus}" for t in teams)
+    return [Problem(
+        "tenancy.teams",
+        f"the teams' GPU quotas add up to {total} ({each}), but the cluster's node pools "
+        f"hold at most {most} GPUs at their largest size; lower the quotas or add nodes",
+        total, True,
+    )]
 
 
 # nvidia-dra-driver-gpu 25.12.0 Chart.yaml: kubeVersion ">=1.32.0-0" (DRA).

@@ -294,3 +294,46 @@ class SystemPoolSpec(SpecModel):
 
     machine_type: str | None = Field(default=None, description="Default: the cloud's default")
     node_count: int = Field(default=2, ge=1, le=100)
+
+    @field_validator("machine_type")
+    @classmethod
+    def _machine(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return _system_machine(value, _ctx_cloud(info))
+
+
+def _system_machine(value: str | None, cloud: Cloud | None) -> str | None:
+    """A CPU machine type named as the cloud names them (issue 34: any string, another
+    cloud's size or a GPU machine used to pass and fail at ``pulumi up``)."""
+    problem = system_machine_problem(value, cloud) if value and cloud is not None else None
+    if problem:
+        raise _fail("system_machine_type", "'{v}' {p}", v=value, p=problem, got=value)
+    return value
+
+
+def system_machine_problem(value: str, cloud: Cloud) -> str | None:
+    """Why ``value`` cannot be ``cloud``'s system pool machine, or None: a GPU machine (the
+    catalog, then the cloud's GPU families), another cloud's name, or no name of the cloud
+    (each provider's ``system_machines``)."""
+    from gpu_fabric.clouds.registry import providers
+
+    rules = provider_for(cloud).system_machines()
+    for machine in catalog.machines():
+        if machine.name != value:
+            continue
+        if machine.cloud == cloud:
+            return (f"is a GPU machine ({machine.gpus} x {machine.gpu.model}); the system "
+                    f"pool runs system pods on CPU machines: {rules.shape}")
+        return (f"is {machine.cloud.a_display} GPU machine, not {cloud.a_display} machine "
+                f"type; {cloud.display} names them {rules.shape}")
+    if rules.gpu.fullmatch(value):
+        return (f"is a GPU machine type of {cloud.display}; the system pool runs system pods "
+                f"on CPU machines: {rules.shape}")
+    if not rules.pattern.fullmatch(value):
+        others = [p.cloud.display for p in providers()
+                  if p.cloud != cloud and p.system_machines().pattern.fullmatch(value)]
+        like = f"it looks like {' or '.join(others)} naming; " if others else ""
+        return (f"is not {cloud.a_display} machine type name: {like}{cloud.display} names "
+                f"them {rules.shape} ({rules.source})")
+    if rules.refused is not None and rules.refused.fullmatch(value):
+        return f"{rules.refused_why}; use {rules.shape}"
+    return None

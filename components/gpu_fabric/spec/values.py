@@ -251,3 +251,22 @@ def tag_problems(tags: Mapping[str, str], rules: TagRules) -> list[tuple[str, st
 
 def printable(text: str) -> bool:
     return all(c.isprintable() for c in text)
+
+
+# -- machine type names (``system_pool.machine_type``) ------------------------------------
+@dataclass(frozen=True)
+class MachineNaming:
+    """How one cloud names its CPU machine types, and which of its names are GPU machines;
+    each cloud's ``provider.py`` states its own with the source."""
+
+    pattern: re.Pattern[str]
+    """A CPU machine type name (full match)."""
+    shape: str
+    """What a name looks like, with examples, for the message."""
+    gpu: re.Pattern[str]
+    """Names of GPU (accelerator) machines, which the system pool refuses."""
+    source: str
+    """The cloud's page on its machine type names."""
+    refused: re.Pattern[str] | None = None
+    """Names of the cloud the system pool cannot run for another reason (``refused_why``)."""
+    refused_why: str = ""

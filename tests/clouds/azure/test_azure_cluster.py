@@ -188,8 +188,8 @@ def test_existing_resource_group_is_not_created(spec_plan) -> None:
 
 
 def test_existing_subnet_skips_the_network(spec_plan) -> None:
-    subnet = "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/" \
-             "virtualNetworks/v/subnets/aks"
+    subnet = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/net/" \
+             "providers/Microsoft.Network/virtualNetworks/vnet/subnets/aks"
     plan = spec_plan(spec_dict("azure", azure={"existing_subnet_id": subnet}))
     assert plan.by_type(SUBNET) == [] and plan.by_type(NSG) == []
     assert _pool(plan)["vnetSubnetID"] == subnet

@@ -29,6 +29,24 @@ PLAN_FACTS = PlanFacts(
     credential_keys=frozenset({"aws:secretKey", "aws:accessKey", "aws:token"}),
     # Access key ids: long-term AKIA..., temporary (STS) ASIA..., 16 more characters.
     token_patterns=("AKIA[0-9A-Z]{16}", "ASIA[0-9A-Z]{16}"),
+    # Secret access keys (issue 34), after awslabs/git-secrets ``git-secrets`` at
+    # 79a73d8ade413f4e15f24f935bc903d53d3fbaf2, register_aws(): 40 characters of
+    # [A-Za-z0-9/+=] assigned to an (AWS_)(SECRET_)(ACCESS_)KEY name; here the name must
+    # say "secret" (a bare "key = ..." is too common). Alone, the shape is too common to
+    # refuse; beside an access key id (same mapping or list) it is the pair's secret: 40
+    # base64 characters with an upper-case and a lower-case letter and a digit, '/' or
+    # '+' (a hex digest has no upper case).
+    secret_patterns=((
+        r"(?i:(aws)?_?secret_?(access)?_?key)[\"']?\s*(:|=>|=)\s*[\"']?[A-Za-z0-9/+=]{40}"
+        r"(?![A-Za-z0-9/+=])",
+        "an AWS secret access key",
+    ),),
+    paired_secrets=((
+        "(A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}",
+        "(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9/+])"
+        "[A-Za-z0-9/+]{40}",
+        "an AWS secret access key (40 characters beside an access key id)",
+    ),),
     # The cluster name is unique in the account and region, a node group's in its
     # cluster (EKS: ResourceInUseException). VPCs, subnets and gateways have no
     # unique name (their Name tag is a tag); roles, security groups, launch templates

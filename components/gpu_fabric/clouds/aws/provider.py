@@ -18,7 +18,7 @@ from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
     from gpu_fabric.spec import CapacitySpec, ClusterSpec
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 
 class AwsProvider(ProviderBase):
@@ -86,6 +86,26 @@ class AwsProvider(ProviderBase):
                 "cr-0123456789abcdef0",
                 at="reservation", got=capacity.reservation,
             )
+
+    def system_machines(self) -> MachineNaming:
+        """https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html:
+        <family><generation><processor and capabilities>.<size>; the accelerated families
+        (https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html) DL, F, G, Gr, Inf,
+        P, Trn and VT carry accelerators. The processor letter g is AWS Graviton (arm64),
+        which the system node group's AMI type AL2023_x86_64_STANDARD (nodegroup.py)
+        cannot run."""
+        from gpu_fabric.spec.values import MachineNaming
+
+        return MachineNaming(
+            re.compile(r"[a-z][a-z0-9-]*\.[a-z0-9]+", re.ASCII),
+            "<family><generation>[attributes].<size>, e.g. m7i.xlarge, m6i.2xlarge, c7i.large",
+            re.compile(r"(p[0-9]|g[0-9]|gr[0-9]|dl[0-9]|f[0-9]|inf[0-9]|trn[0-9]|vt[0-9]).*",
+                       re.ASCII),
+            "https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html",
+            re.compile(r"[a-z]+[0-9]+g[a-z0-9-]*\..*", re.ASCII),
+            "is an AWS Graviton (arm64) type; the system node group runs the x86_64 AMI "
+            "(AL2023_x86_64_STANDARD)",
+        )
 
     def tag_rules(self) -> TagRules:
         """AWS tags (https://docs.aws.amazon.com/tag-editor/latest/userguide/tagging.html

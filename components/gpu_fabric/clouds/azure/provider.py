@@ -18,7 +18,7 @@ from gpu_fabric.errors import Problem
 
 if TYPE_CHECKING:
     from gpu_fabric.fabric.description import Taint
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 
 class AzureProvider(ProviderBase):
@@ -71,6 +71,21 @@ class AzureProvider(ProviderBase):
         com/azure/aks/configure-azure-cni, prerequisites); the overlay pod range alike."""
         reserved = ("169.254.0.0/16", "172.30.0.0/16", "172.31.0.0/16", "192.0.2.0/24")
         return {"service_cidr": reserved, "pod_cidr": reserved}
+
+    def system_machines(self) -> MachineNaming:
+        """https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions:
+        Standard_<family><sub-family><vCPUs>[-<constrained vCPUs>]<features>[_<accelerator>]
+        [_<version>]; the N family (NC, ND, NG, NV) is GPU-accelerated
+        (https://learn.microsoft.com/azure/virtual-machines/sizes/overview)."""
+        from gpu_fabric.spec.values import MachineNaming
+
+        return MachineNaming(
+            re.compile(r"Standard_[A-Z][A-Za-z0-9-]*(_[A-Za-z0-9]+)*", re.ASCII),
+            "Standard_<family><vCPUs><features>[_<version>], e.g. Standard_D4s_v5, "
+            "Standard_D8ds_v5, Standard_E4s_v5",
+            re.compile(r"Standard_N.*", re.ASCII),
+            "https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions",
+        )
 
     def tag_rules(self) -> TagRules:
         """Azure tags (https://learn.microsoft.com/azure/azure-resource-manager/management/

@@ -18,6 +18,7 @@ from gpu_fabric.errors import Problem
 if TYPE_CHECKING:
     from gpu_fabric.security import ApiAccessSpec
     from gpu_fabric.spec import ClusterSpec
+    from gpu_fabric.spec.values import MachineNaming
 
 
 class DigitalOceanProvider(ProviderBase):
@@ -54,5 +55,20 @@ class DigitalOceanProvider(ProviderBase):
             )]
         return []
 
+
+    def system_machines(self) -> MachineNaming:
+        """Droplet size slugs (https://docs.digitalocean.com/reference/api/digitalocean/
+        #tag/Sizes): s-4vcpu-8gb, c-4, c2-4vcpu-8gb, g-2vcpu-8gb, m-2vcpu-16gb,
+        so1_5-2vcpu-16gb, s-4vcpu-8gb-amd; GPU Droplets are gpu-<model>x<count>-<memory>."""
+        import re
+
+        from gpu_fabric.spec.values import MachineNaming
+
+        return MachineNaming(
+            re.compile(r"[a-z][a-z0-9_]*-[0-9]+(vcpu-[0-9]+[mg]b)?(-[a-z0-9]+)*", re.ASCII),
+            "<plan>-<vCPUs>vcpu-<GB>gb, e.g. s-4vcpu-8gb, c-4, g-2vcpu-8gb",
+            re.compile(r"gpu-.*", re.ASCII),
+            "https://docs.digitalocean.com/reference/api/digitalocean/#tag/Sizes",
+        )
 
 PROVIDER: CloudProvider = DigitalOceanProvider()

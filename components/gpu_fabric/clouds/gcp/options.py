@@ -31,6 +31,31 @@ class GcpExistingNetworks(CloudOptions):
     )
     gpu_subnetworks: list[str] = Field(default_factory=list)
 
+    @field_validator("network", "subnetwork", "gvnic_network", "gvnic_subnetwork",
+                     "rdma_network")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        _gcp_names([value] if value is not None else [])
+        return value
+
+    @field_validator("rdma_subnetworks", "gpu_networks", "gpu_subnetworks")
+    @classmethod
+    def _names(cls, value: list[str]) -> list[str]:
+        return _gcp_names(value)
+
+
+def _gcp_names(names: list[str]) -> list[str]:
+    """Names GCP accepts for a network or subnetwork (issue 34): "1-63 characters long and
+    match the regular expression [a-z]([-a-z0-9]*[a-z0-9])?"
+    (https://cloud.google.com/compute/docs/naming-resources), an RFC 1035 label."""
+    from gpu_fabric.spec.values import dns1035_label
+
+    for name in names:
+        problem = dns1035_label(name)
+        if problem:
+            raise ValueError(f"'{name}' is not a GCP resource name: it {problem}")
+    return names
+
 
 _RFC3339 = re.compile(
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"

@@ -20,7 +20,7 @@ from gpu_fabric.errors import Problem
 if TYPE_CHECKING:
     from gpu_fabric.security import ApiAccessSpec
     from gpu_fabric.spec import ClusterSpec
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 
 GKE_MAX_AUTHORIZED_NETWORKS = 100
@@ -71,6 +71,26 @@ class GcpProvider(ProviderBase):
             raise_problems([Problem("fabric.mtu", f"a GCP VPC's MTU is {VPC_MTU[0]} to "
                                     f"{VPC_MTU[1]}", mtu, True)])
         self._slice("checks").check_spec(spec)
+
+    def managed_gpu_plugin(self) -> tuple[str, str]:
+        """GKE installs its NVIDIA device plugin on GPU nodes unless the node label
+        (fabric.py) turns it off (GKE set-up-dra; NVIDIA's GKE guide)."""
+        return "GKE's own NVIDIA device plugin", self._slice("fabric").NO_DEVICE_PLUGIN_LABEL
+
+    def system_machines(self) -> MachineNaming:
+        """https://cloud.google.com/compute/docs/machine-resource: <series>-<type>-<vCPUs>
+        (e2-standard-8, n2-highmem-16, c3-standard-8-lssd, e2-medium), custom types
+        custom-<vCPUs>-<MB> and <series>-custom-<vCPUs>-<MB>[-ext]; the accelerator-optimized
+        series A4X, A4, A3, A2, G4 and G2 carry GPUs (https://cloud.google.com/compute/docs/gpus)."""
+        from gpu_fabric.spec.values import MachineNaming
+
+        return MachineNaming(
+            re.compile(r"[a-z][a-z0-9]*[0-9][a-z]?-[a-z]+(-[0-9]+)?(-[a-z0-9]+)*"
+                       r"|custom-[0-9]+-[0-9]+(-ext)?", re.ASCII),
+            "<series>-<type>[-<vCPUs>], e.g. e2-standard-8, n2-standard-16, c3-standard-8",
+            re.compile(r"(a2|a3|a4|a4x|g2|g4)-.*", re.ASCII),
+            "https://cloud.google.com/compute/docs/machine-resource",
+        )
 
     def zone_example_in(self, region: str) -> str:
         return f"{region}-a"  # GCP zones are <region>-<letter>

@@ -8,6 +8,7 @@ of the stack file.
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Literal, Self
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -19,9 +20,31 @@ from gpu_fabric.versions import OKE_KUBERNETES_VERSIONS
 DEFAULT_SYSTEM_SHAPE = "VM.Standard.E5.Flex"
 
 
+# OCI "Resource Identifiers" (https://docs.oracle.com/iaas/Content/General/Concepts/
+# identifiers.htm): ocid1.<RESOURCE TYPE>.<REALM>.[REGION][.FUTURE USE].<UNIQUE ID>, the
+# region empty for tenancy-wide resources (ocid1.compartment.oc1..<unique ID>); lowercase.
+_OCID = re.compile(
+    r"ocid1\.(?P<kind>[a-z0-9]+)\.oc[0-9]+\.[a-z0-9-]*(\.[a-z0-9-]+)?\.[a-z0-9]+", re.ASCII
+)
+OCID_FORMAT = "ocid1.<resource type>.<realm>.[region][.future use].<unique id>"
+
+
+def ocid_problem(value: str, kinds: tuple[str, ...]) -> str | None:
+    """Why ``value`` is no OCID of one of ``kinds`` (issue 34), or None."""
+    found = _OCID.fullmatch(value)
+    if not found:
+        return (f"is not an OCID: {OCID_FORMAT} (lowercase letters and digits, e.g. "
+                f"ocid1.{kinds[0]}.oc1..aaaa... or ocid1.{kinds[0]}.oc1.iad.aaaa...)")
+    if found["kind"] not in kinds:
+        return (f"is the OCID of a {found['kind']}; this field takes the OCID of a "
+                f"{' or '.join(kinds)} (ocid1.{kinds[0]}....)")
+    return None
+
+
 def _ocid(value: str | None, kinds: tuple[str, ...]) -> str | None:
-    if value is not None and not any(value.startswith(f"ocid1.{k}.") for k in kinds):
-        raise ValueError(f"'{value}' is not an OCID of kind {' or '.join(kinds)}")
+    problem = ocid_problem(value, kinds) if value is not None else None
+    if problem:
+        raise ValueError(f"'{value}' {problem}")
     return value
 
 

@@ -19,7 +19,7 @@ from gpu_fabric.errors import Problem
 if TYPE_CHECKING:
     from gpu_fabric.security import ApiAccessSpec
     from gpu_fabric.spec import ClusterSpec
-    from gpu_fabric.spec.values import TagRules
+    from gpu_fabric.spec.values import MachineNaming, TagRules
 
 
 class OciProvider(ProviderBase):
@@ -53,6 +53,26 @@ class OciProvider(ProviderBase):
             return []
         return unknown_zone(self.cloud, region, zone,
                             [f"<tenancy prefix>:{ad}" for ad in valid])
+
+    def managed_gpu_plugin(self) -> tuple[str, str]:
+        """OKE runs its NVIDIA GPU plugin on GPU nodes unless the node label (fabric.py,
+        as oci-hpc-oke sets it) turns it off."""
+        return ("OKE's own NVIDIA GPU device plugin",
+                self._slice("fabric").DISABLE_OKE_GPU_PLUGIN)
+
+    def system_machines(self) -> MachineNaming:
+        """https://docs.oracle.com/iaas/Content/Compute/References/computeshapes.htm:
+        VM.<series>.<...> and BM.<series>.<...> (VM.Standard.E5.Flex, VM.Standard3.Flex,
+        BM.Standard.E5.192); GPU shapes are VM.GPU.* and BM.GPU.*."""
+        from gpu_fabric.spec.values import MachineNaming
+
+        return MachineNaming(
+            re.compile(r"(VM|BM)\.[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+", re.ASCII),
+            "VM.<series>.<...> or BM.<series>.<...>, e.g. VM.Standard.E5.Flex, "
+            "VM.Standard.E4.Flex, VM.Standard3.Flex",
+            re.compile(r"(VM|BM)\.GPU.*", re.ASCII),
+            "https://docs.oracle.com/iaas/Content/Compute/References/computeshapes.htm",
+        )
 
     def legacy_api_cidrs(self, options: Any) -> list[str]:
         return [str(c) for c in options.endpoint_allowed_cidrs] if options else []

@@ -59,16 +59,27 @@ def generic_defaults(fabrics: Mapping[str, FabricDescription]) -> dict[str, bool
     return {key: addon.default(fabs) for key, addon in ADDONS.items()}
 
 
-def resolve_addons(
+def layer_defaults(
     spec: ClusterSpec,
     fabrics: Mapping[str, FabricDescription],
     plugins: LayerPlugins | None = None,
-) -> ResolvedAddons:
+) -> dict[str, bool]:
+    """Each add-on on or off before the spec's ``enabled`` (the generic rule, then the
+    cloud's and the layers' defaults): what the cluster needs unless told otherwise."""
     from gpu_fabric.fabric.plugins import installed
 
     enabled = generic_defaults(fabrics)
     for contributor in installed(plugins).contributors(spec.cloud):
         enabled.update(contributor.addon_defaults(spec, fabrics))
+    return enabled
+
+
+def resolve_addons(
+    spec: ClusterSpec,
+    fabrics: Mapping[str, FabricDescription],
+    plugins: LayerPlugins | None = None,
+) -> ResolvedAddons:
+    enabled = layer_defaults(spec, fabrics, plugins)
     resolved = ResolvedAddons()
     for key, addon in ADDONS.items():
         choice = spec.addons.choice(addon)
