@@ -24,8 +24,10 @@ from tests.support.variants import gb200_spec
 
 QUOTA = "kubernetes:core/v1:ResourceQuota"
 RELEASE = "kubernetes:helm.sh/v3:Release"
+# ``pods: 100`` in the blueprint's YAML; the typed SDK (pulumi-kubernetes 4.34.2
+# ResourceQuotaSpecArgs.hard: Mapping[str, str]) takes the Quantity as a string.
 BLUEPRINT_QUOTA_SPEC = {
-    "hard": {"pods": 100},
+    "hard": {"pods": "100"},
     "scopeSelector": {"matchExpressions": [{
         "operator": "In", "scopeName": "PriorityClass",
         "values": ["system-node-critical", "system-cluster-critical"],
@@ -81,4 +83,4 @@ def test_more_gpu_nodes_than_the_blueprints_100_pods_widen_the_quota(spec_plan) 
                     capacity={"type": "reservation", "reservation": "r1"})
     raw["fabric"] = {"mode": "dra"}
     [quota] = _driver_quotas(spec_plan(raw))
-    assert quota.inputs["spec"]["hard"] == {"pods": 123}
+    assert quota.inputs["spec"]["hard"] == {"pods": "123"}

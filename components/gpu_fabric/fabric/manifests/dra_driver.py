@@ -68,7 +68,8 @@ def critical_pods_quota(namespace: str, gpu_nodes: int) -> dict[str, Any]:
         "kind": "ResourceQuota",
         "metadata": {"name": QUOTA_NAME, "namespace": namespace},
         "spec": {
-            "hard": {"pods": max(QUOTA_PODS, gpu_nodes + QUOTA_HEADROOM)},
+            # A quantity: the API (and the SDK's ResourceQuotaSpec) takes it as a string.
+            "hard": {"pods": str(max(QUOTA_PODS, gpu_nodes + QUOTA_HEADROOM))},
             "scopeSelector": {"matchExpressions": [{
                 "operator": "In", "scopeName": "PriorityClass",
                 "values": list(CRITICAL_CLASSES),
