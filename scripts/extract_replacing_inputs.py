@@ -337,6 +337,142 @@ def pulumi_path(tf_path: tuple[str, ...], props: set[str]) -> str | None:
     return ".".join(out)
 
 
+# ---- pulumi-kubernetes: its own forceNew table ------------------------------------------
+
+K8S_REPO = "pulumi/pulumi-kubernetes"
+K8S_REF = "v4.32.0"
+K8S_GAP = ("pinned pulumi-kubernetes 4.34.2 is newer than the mirror's newest release "
+           "(v4.32.0, 2026-06-08); provider/pkg/provider/diff.go is unchanged from that tag "
+           "to the mirror's newest commit (94977969d, 2026-07-01)")
+_K8S_DIFF = "provider/pkg/provider/diff.go"
+_HELPER = re.compile(r'(labelSelectorForceNewProperties|containerForceNewProperties)\(([^)]*)\)')
+
+
+def _helper_suffixes(text: str, func: str) -> list[str]:
+    body = text.split(f"func {func}(", 1)[1].split("\n}\n", 1)[0]
+    return re.findall(r'prefix \+ "(\.[^"]+)"', body)
+
+
+def parse_k8s_force_new(text: str) -> tuple[dict[tuple[str, str, str], tuple[list[str], int]],
+                                             dict[str, int]]:
+    """(group, version, kind) -> (forceNew paths, line) from diff.go's ``forceNew`` and
+    ``core`` maps and the ``var`` lists they name; and the lines of the rules that hold
+    for every kind (identity) and for ConfigMaps and Secrets (provider defaults)."""
+    helpers = {f: _helper_suffixes(text, f) for f in
+               ("labelSelectorForceNewProperties", "containerForceNewProperties")}
+
+    def items(chunk: str) -> list[str]:
+        out: list[str] = []
+        for line in chunk.splitlines():
+            call = _HELPER.search(line)
+            if call:
+                for prefix in re.findall(r'"([^"]+)"', call.group(2)):
+                    out += [prefix + s for s in helpers[call.group(1)]]
+            elif "prefix +" not in line:
+                out += re.findall(r'"(\.[^"]+)"', line)
+        return out
+
+    lines = text.splitlines()
+    variables: dict[str, list[str]] = {}
+    for number, line in enumerate(lines):
+        found = re.match(r"^var (\w+) = (append\(|properties\{)", line)
+        if found and found.group(1) not in ("forceNew", "core"):
+            end = next(i for i in range(number, len(lines)) if lines[i] in (")", "}"))
+            variables[found.group(1)] = items("\n".join(lines[number:end + 1]))
+    table: dict[tuple[str, str, str], tuple[list[str], int]] = {}
+    group = version = ""
+    groups = {"core": "core", "": "core"}
+    kind_entry = re.compile(r'"(\w+)":\s*(properties\{|append\(|\w+)')
+    for number, line in enumerate(lines, 1):
+        g = re.match(r'^\t"([\w.]*)":\s*(_versions\{|core,)', line)
+        if g:
+            group = groups.get(g.group(1), g.group(1))
+            if g.group(2) == "core,":
+                group = ""
+            continue
+        if line.startswith("var core = _versions{"):
+            group = "core"
+            continue
+        v = re.match(r'^\t+"(v\w+)":\s*_kinds\{(.*)$', line)
+        if v and group:
+            version = v.group(1)
+            rest = v.group(2)
+            for kind, ref in re.findall(r'"(\w+)":\s*(\w+)', rest):
+                table[(group, version, kind)] = (variables[ref], number)
+            continue
+        k = re.match(r'^\t+' + kind_entry.pattern, line)
+        if k and group and version:
+            kind, ref = k.group(1), k.group(2)
+            if ref in variables:
+                table[(group, version, kind)] = (variables[ref], number)
+            elif ref in ("properties{", "append("):
+                depth, end = 0, number - 1
+                for end in range(number - 1, len(lines)):
+                    depth += lines[end].count("{") + lines[end].count("(")
+                    depth -= lines[end].count("}") + lines[end].count(")")
+                    if depth <= 0:
+                        break
+                table[(group, version, kind)] = (items("\n".join(lines[number - 1:end + 1])),
+                                                 number)
+    rules = {}
+    for number, line in enumerate(lines, 1):
+        if "metadataForceNewProperties(\".metadata\")" in line:
+            rules["identity"] = number
+        if "clients.IsSecret(obj)" in line:
+            rules["secret"] = number
+        if "clients.IsConfigMap(obj)" in line:
+            rules["configmap"] = number
+    return table, rules
+
+
+def extract_kubernetes(types: set[str]) -> dict[str, object]:
+    """The Kubernetes types the project creates (``types``) with their replacing inputs."""
+    commit = _git(K8S_REPO, "rev-parse", f"{K8S_REF}^{{commit}}").strip()
+    text = _git(K8S_REPO, "show", f"{commit}:{_K8S_DIFF}")
+    table, rules = parse_k8s_force_new(text)
+    src = f"{K8S_REPO}@{commit[:10]}:{_K8S_DIFF}"
+    resources: dict[str, object] = {}
+    for (group, version, kind), (paths, line) in sorted(table.items()):
+        token = f"kubernetes:{group}/{version}:{kind}"
+        if token in types:
+            resources[token] = [{"input": p.lstrip(".").replace("[*]", ""), "match": "prefix",
+                                 "source": f"{src}#L{line}"} for p in dict.fromkeys(paths)]
+    # Provider defaults the project keeps (no enableConfigMapMutable/enableSecretMutable
+    # on its kubernetes providers): data of ConfigMaps and Secrets replaces.
+    for token, paths, rule in (
+        ("kubernetes:core/v1:ConfigMap", ("binaryData", "data"), "configmap"),
+        ("kubernetes:core/v1:Secret", ("type", "stringData", "data"), "secret"),
+    ):
+        if token in types:
+            resources[token] = [{"input": p, "match": "prefix",
+                                 "source": f"{src}#L{rules[rule]}"} for p in paths]
+    # helm.sh/v3 Release: its own Diff (helm_release.go) replaces on name and namespace.
+    helm_go = "provider/pkg/provider/helm_release.go"
+    helm_text = _git(K8S_REPO, "show", f"{commit}:{helm_go}").splitlines()
+    line = next(i for i, text in enumerate(helm_text, 1)
+                if 'forceNewFields := []string{".name", ".namespace"}' in text)
+    if "kubernetes:helm.sh/v3:Release" in types:
+        resources["kubernetes:helm.sh/v3:Release"] = [
+            {"input": p, "match": "prefix", "source": f"{K8S_REPO}@{commit[:10]}:{helm_go}#L{line}"}
+            for p in ("name", "namespace")]
+    return {
+        "repo": K8S_REPO, "ref": K8S_REF, "commit": commit,
+        "pin_gap": K8S_GAP,
+        "every_kind": [{"input": p, "match": "prefix", "source": f"{src}#L{rules['identity']}"}
+                       for p in ("metadata.name", "metadata.namespace")],
+        "resources": resources,
+    }
+
+
+def _created_kubernetes_types() -> set[str]:
+    types: set[str] = set()
+    for plan in sorted((ROOT / "tests" / "data" / "golden").glob("*/plan.json")):
+        for res in json.loads(plan.read_text())["resources"]:
+            if res["type"].startswith("kubernetes:"):
+                types.add(res["type"])
+    return types
+
+
 # ---- the mirrors ----------------------------------------------------------------------
 
 def _git(repo: str, *args: str) -> str:
@@ -355,6 +491,9 @@ def extract() -> dict[str, object]:
         "resources": {},
         # Clouds whose table is still written by hand (clouds/<cloud>/plan_facts.py).
         "not_extracted": NOT_EXTRACTED,
+        # pulumi-kubernetes' own table (provider/pkg/provider/diff.go forceNew), for the
+        # Kubernetes types the committed stacks create (tests/data/golden/*/plan.json).
+        "kubernetes": extract_kubernetes(_created_kubernetes_types()),
     }
     for prov in PROVIDERS:
         pulumi_commit = _git(prov.pulumi_repo, "rev-parse", f"{prov.pulumi_ref}^{{commit}}").strip()

@@ -11,7 +11,11 @@ Where each expected verdict comes from (the numbers are in clouds/<cloud>/plan_f
 with the same sources; the runbook for each is docs/day2.md):
 
 * resize: node counts are updated in place on every cloud (GKE nodeCount, EKS
-  scalingConfig with desiredSize ignored, AKS count, DOKS nodeCount, OKE size).
+  scalingConfig with desiredSize ignored, AKS count, DOKS nodeCount, OKE size). On OKE
+  the GPU Operator toolkit rollout Job's arguments carry the node count, and a Job's
+  ``spec.template`` change replaces it (pulumi-kubernetes forceNew, provider/pkg/
+  provider/diff.go L80 at v4.32.0 a03ff6ba58; plan/data/replacing_inputs.json): the
+  Job is re-run (same on add_pool).
 * k8s_minor: control planes upgrade in place (GKE minMasterVersion, EKS version, AKS
   kubernetesVersion); EKS node groups roll (managed-node-update-behavior: on-demand groups
   launch up to 2 new nodes per AZ first + maxUnavailable 1 = 3, spare needed; the
@@ -229,7 +233,7 @@ EXPECTED: dict[str, dict[str, Any]] = \
                 'add_pool': {'cloud': [('dranet-extra', 'create', None, None)],
                              'kubernetes': {'create': 21, 'in-place': 2}}},
      'oci-a100': {'resize': {'cloud': [('oci-a100-a100', 'in-place', None, None)],
-                             'kubernetes': {'in-place': 1}},
+                             'kubernetes': {'replace': 1}},
                   'k8s_minor': 'refused',
                   'node_image': {'cloud': [('oci-a100-a100', 'in-place', None, None)],
                                  'kubernetes': {}},
@@ -242,9 +246,9 @@ EXPECTED: dict[str, dict[str, Any]] = \
                   'remove_team': {'cloud': [], 'kubernetes': {'destroy': 20, 'in-place': 2}},
                   'add_pool': {'cloud': [('oci-a100-extra', 'create', None, None),
                                          ('oci-a100-extra-rdma', 'create', None, None)],
-                               'kubernetes': {'create': 4, 'in-place': 4}}},
+                               'kubernetes': {'create': 4, 'in-place': 3, 'replace': 1}}},
      'oci-h100': {'resize': {'cloud': [('oci-h100-h100', 'in-place', None, None)],
-                             'kubernetes': {'in-place': 1}},
+                             'kubernetes': {'replace': 1}},
                   'k8s_minor': 'refused',
                   'node_image': {'cloud': [('oci-h100-h100', 'in-place', None, None)],
                                  'kubernetes': {}},
@@ -257,7 +261,7 @@ EXPECTED: dict[str, dict[str, Any]] = \
                   'remove_team': {'cloud': [], 'kubernetes': {'destroy': 20, 'in-place': 2}},
                   'add_pool': {'cloud': [('oci-h100-extra', 'create', None, None),
                                          ('oci-h100-extra-rdma', 'create', None, None)],
-                               'kubernetes': {'create': 4, 'in-place': 4}}}}
+                               'kubernetes': {'create': 4, 'in-place': 3, 'replace': 1}}}}
 
 def test_every_committed_stack_is_in_the_matrix() -> None:
     assert sorted(EXPECTED) == available_stacks()

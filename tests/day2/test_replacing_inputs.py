@@ -31,7 +31,7 @@ import pytest
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.plan.cloud_facts import plan_facts
-from gpu_fabric.plan.diff import replacing
+from gpu_fabric.plan.diff import diff_plans, replacing
 from gpu_fabric.plan.replacing_data import DATA
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,3 +114,43 @@ def test_extraction_is_current_when_the_sources_are_here() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "extract_replacing_inputs.py"),
                            "--check"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# pulumi/pulumi-kubernetes @ v4.32.0 (a03ff6ba58) provider/pkg/provider/diff.go: L25 every
+# kind's .metadata.name/.namespace; L32 ConfigMap .binaryData/.data (enableConfigMapMutable
+# off, the default the project keeps); L68 rbac v1 bindings .roleRef; L80 batch/v1 Job
+# (.spec.completions, .spec.parallelism, .spec.selector, .spec.template);
+# provider/pkg/provider/helm_release.go: a Release's .name and .namespace.
+_JOB = "kubernetes:batch/v1:Job"
+
+
+def test_kubernetes_table_from_pulumi_kubernetes() -> None:
+    table = _data()["kubernetes"]
+    assert re.fullmatch(r"[0-9a-f]{40}", table["commit"]) and table["pin_gap"]
+    inputs = {t: [e["input"] for e in r] for t, r in table["resources"].items()}
+    assert inputs[_JOB][:4] == ["spec.completions", "spec.parallelism", "spec.selector",
+                                "spec.template"]
+    assert inputs["kubernetes:core/v1:ConfigMap"] == ["binaryData", "data"]
+    assert inputs["kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"] == ["roleRef"]
+    assert inputs["kubernetes:helm.sh/v3:Release"] == ["name", "namespace"]
+    assert [e["input"] for e in table["every_kind"]] == ["metadata.name", "metadata.namespace"]
+    for res in [*table["resources"].values(), table["every_kind"]]:
+        for entry in res:
+            assert entry["source"].startswith(f"pulumi/pulumi-kubernetes@{table['commit'][:10]}:")
+
+
+def test_a_job_template_change_replaces_the_job_but_is_not_expensive() -> None:
+    def job(image: str) -> dict:  # type: ignore[type-arg]
+        return {"urn": "urn:j", "type": _JOB, "name": "j", "inputs": {
+            "metadata": {"name": "j", "labels": {"a": image}},
+            "spec": {"template": {"spec": {"containers": [{"image": image}]}}}}}
+
+    diff = diff_plans({"resources": [job("a")]}, {"resources": [job("b")]})
+    (change,) = diff.changes
+    assert change.action == "replace"
+    assert change.replacing_paths == ("spec.template.spec.containers[0].image",)
+    assert diff.replacements == []  # a re-run Job, not a pool: --fail-on-replace ignores it
+    # A label alone is updated in place.
+    labels_only = diff_plans({"resources": [job("a")]}, {"resources": [{
+        **job("a"), "inputs": {**job("a")["inputs"], "metadata": {"name": "j"}}}]})
+    assert [c.action for c in labels_only.changes] == ["update"]

@@ -200,17 +200,21 @@ def test_pr_table_without_changes_and_title_fallback() -> None:
 
 def test_pr_table_cuts_after_max_paths() -> None:
     """Six paths shown by default; the rest counted. Exactly six: no "more"."""
+    # Labels: updated in place (a ConfigMap's data is replaced: pulumi-kubernetes
+    # provider/pkg/provider/diff.go L32 at v4.32.0, plan/data/replacing_inputs.json).
     eight = {f"k{i}": i for i in range(8)}
-    diff = diff_plans({"resources": [_r(CM, "cm", {"data": eight})]},
-                      {"resources": [_r(CM, "cm", {"data": {k: -1 for k in eight}})]})
+    diff = diff_plans({"resources": [_r(CM, "cm", {"metadata": {"labels": eight}})]},
+                      {"resources": [_r(CM, "cm", {"metadata": {"labels": {
+                          k: -1 for k in eight}}})]})
     row = to_markdown(diff).splitlines()[-1]
     assert row == (
-        "| ~ update | `kubernetes:core/v1:ConfigMap` | `cm` | data.k0: `0` → `-1`, "
-        "data.k1: `1` → `-1`, data.k2: `2` → `-1`, data.k3: `3` → `-1`, data.k4: `4` → `-1`, "
-        "data.k5: `5` → `-1`, ... 2 more |"
+        "| ~ update | `kubernetes:core/v1:ConfigMap` | `cm` | metadata.labels.k0: `0` → `-1`, "
+        "metadata.labels.k1: `1` → `-1`, metadata.labels.k2: `2` → `-1`, "
+        "metadata.labels.k3: `3` → `-1`, metadata.labels.k4: `4` → `-1`, "
+        "metadata.labels.k5: `5` → `-1`, ... 2 more |"
     )
     assert to_markdown(diff, max_paths=8).splitlines()[-1].endswith(
-        "data.k6: `6` → `-1`, data.k7: `7` → `-1` |"
+        "metadata.labels.k6: `6` → `-1`, metadata.labels.k7: `7` → `-1` |"
     )
     # Paths without recorded values (a ResourceChange built by hand) show only the path.
     bare = PlanDiff("a", "b", [ResourceChange("update", "u", CM, "cm", ("x", "y"), (), ((1, 2),))])

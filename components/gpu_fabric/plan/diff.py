@@ -25,6 +25,7 @@ from typing import Any
 from gpu_fabric.plan.cloud_facts import every_cloud
 from gpu_fabric.plan.day2 import Verdict, verdict
 from gpu_fabric.plan.paths import normalize as _normalize
+from gpu_fabric.plan.replacing_data import kubernetes_replacing
 
 
 def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
@@ -190,7 +191,7 @@ def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
     """The subset of ``paths`` that force ``type_`` to be replaced: at or under a
     replacing input, a replacing block's own path, or above either (a whole object
     or list added, removed or resized carries the replacing input with it)."""
-    prefixes = replacing_inputs().get(type_, ())
+    prefixes = replacing_inputs().get(type_, ()) + kubernetes_replacing(type_)
     blocks = every_cloud().replacing_blocks.get(type_, ())
     hits = []
     for path in paths:

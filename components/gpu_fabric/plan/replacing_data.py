@@ -11,6 +11,12 @@ own ``ForceNew`` marks (issue 32). Two kinds of entry, as Terraform diffs them:
 * *block*: a ForceNew list/set of nested blocks: only the block's own path replaces
   (added, removed, a different count); a change inside it replaces only where the
   nested attribute is itself ForceNew (listed as its own entry).
+
+Kubernetes objects follow pulumi-kubernetes' own table (``forceNew`` in its
+provider/pkg/provider/diff.go; a Helm Release's name and namespace): every kind
+replaces on ``metadata.name``/``metadata.namespace``, some on more (a Job's template,
+a ConfigMap's data, a binding's roleRef). They are not "expensive" (cloud facts): a
+replaced Job is re-run, not a pool lost.
 """
 
 from __future__ import annotations
@@ -50,3 +56,15 @@ def replacing_blocks(cloud: str) -> dict[str, tuple[str, ...]]:
     """Type token -> block paths that replace when the block itself changes
     (added, removed, a different number of items)."""
     return {k: v for k, v in _entries(cloud, "exact").items() if v}
+
+
+def kubernetes_replacing(type_: str) -> tuple[str, ...]:
+    """Input paths (prefixes) whose change makes pulumi-kubernetes replace an object of
+    ``type_`` (``kubernetes:<group>/<version>:<Kind>``); () for other types."""
+    if not type_.startswith("kubernetes:"):
+        return ()
+    table = _data()["kubernetes"]
+    every = tuple(e["input"] for e in table["every_kind"])
+    if type_ == "kubernetes:helm.sh/v3:Release":  # its own Diff: name and namespace only
+        every = ()
+    return every + tuple(e["input"] for e in table["resources"].get(type_, ()))
