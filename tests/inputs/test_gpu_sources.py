@@ -153,3 +153,27 @@ def test_dra_with_a_nic_device_plugin_addon(cloud: str, addon: str) -> None:
                                        addons={addon: {"enabled": True}}))
     assert path == f"addons.{addon}.enabled"
     assert "no node pool's fabric uses the" in message
+
+
+@pytest.mark.parametrize(("cloud", "fabric", "machine"), [
+    ("aws", {"device_plugin": "sriov"}, "p5.48xlarge"),
+    ("gcp", {"device_plugin": "rdma-shared"}, "a4-highgpu-8g"),
+    ("oci", {"nad_type": "sriov"}, "BM.GPU.H100.8"),
+    ("aws", {"nad_type": "host-device"}, "p5.48xlarge"),
+])
+def test_device_plugin_settings_dra_would_ignore(cloud: str, fabric: dict, machine: str) -> None:
+    """On EKS, GKE and OKE, fabric.mode dra hands every fabric pool's NICs out through
+    DraNet claims: no device plugin or NetworkAttachmentDefinition is made for them."""
+    ((field, value),) = fabric.items()
+    path, message = _refusal(spec_dict(cloud, fabric={"mode": "dra", **fabric}))
+    assert path == f"fabric.{field}"
+    assert message.startswith(
+        f"'{value}' chooses how device-plugin mode hands out NICs, but with fabric.mode dra the "
+        f"pools 'gpu' ({machine}) take their NICs from DRA claims (DraNet), so it would be "
+        "ignored; remove it")
+
+
+def test_device_plugin_settings_where_dra_keeps_nics_on_a_plugin() -> None:
+    """AKS in DRA mode: GPUs from claims, the InfiniBand NICs still from the device plugin
+    (the Network Operator's), so the setting is used and passes."""
+    _accepted(spec_dict("azure", fabric={"mode": "dra", "device_plugin": "rdma-shared"}))

@@ -10,6 +10,11 @@ problems raised while the layer is built (``validate`` / ``plan``), before any r
   alongside the standard GPU device plugin on the same node" when it serves GPUs
   (NVIDIA/k8s-dra-driver-gpu v25.12.0, 9c2e721bb2885980aab6cde560d962667178309b,
   deployments/helm/nvidia-dra-driver-gpu/templates/validation.yaml line 35).
+* DRA with settings of device-plugin mode: where every fabric pool's NICs come from DRA
+  claims, ``fabric.device_plugin`` and ``fabric.nad_type`` choose nothing (no device
+  plugin serves a NIC, no NetworkAttachmentDefinition is made), and the SR-IOV / RDMA
+  shared device plugin add-ons serve nothing (refused where they are built,
+  gpu_fabric.fabric.parts).
 * DRA without its drivers: a pool in ``fabric.mode: dra`` gets its GPUs from claims of
   DeviceClass ``gpu.nvidia.com`` (published by the NVIDIA DRA driver) and its NICs from
   claims of the NIC class (published by DraNet, driver ``dra.net``); with the add-on
@@ -74,6 +79,27 @@ def check_dra_drivers(
                 f"publishes; with addons.{DRANET.key} off every claim stays Pending. Leave "
                 f"it on, or use fabric.mode device-plugin",
                 False,
+            )
+
+
+def check_dra_nic_settings(spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]) -> None:
+    """Refuse ``fabric.device_plugin`` / ``fabric.nad_type`` where every fabric pool takes
+    its NICs from DRA claims (clouds that keep NICs on a device plugin in DRA mode, AKS
+    and DOKS, still use them)."""
+    pools = [f for f in fabrics.values() if f.machine.has_fabric]
+    if not pools or any(f.attach is not Attach.DRA for f in pools):
+        return
+    names = ", ".join(f"'{f.pool}' ({f.machine.name})" for f in pools)
+    for field, value in (("device_plugin", spec.fabric.device_plugin),
+                         ("nad_type", spec.fabric.nad_type)):
+        if value != "auto":
+            refuse(
+                f"fabric.{field}",
+                f"'{value}' chooses how device-plugin mode hands out NICs, but with "
+                f"fabric.mode {spec.fabric.mode.value} the pools {names} take their NICs "
+                f"from DRA claims (DraNet), so it would be ignored; remove it (or leave it "
+                f"auto), or use fabric.mode device-plugin",
+                value,
             )
 
 

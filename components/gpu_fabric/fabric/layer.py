@@ -97,7 +97,11 @@ def _build(
     from gpu_fabric.fabric import parts as generic
     from gpu_fabric.fabric.addons import resolve_addons
     from gpu_fabric.fabric.addons.resolve import layer_defaults
-    from gpu_fabric.fabric.gpu_sources import check_dra_drivers, check_gpu_sources
+    from gpu_fabric.fabric.gpu_sources import (
+        check_dra_drivers,
+        check_dra_nic_settings,
+        check_gpu_sources,
+    )
     from gpu_fabric.fabric.plugins import installed
 
     plugins = installed(plugins)
@@ -105,6 +109,7 @@ def _build(
     from gpu_fabric.fabric.arm64 import check_arm64
 
     check_arm64(fabrics, addons)
+    check_dra_nic_settings(spec, fabrics)
     check_dra_drivers(spec, fabrics, addons, layer_defaults(spec, fabrics, plugins))
     cloud = plugins.cloud(spec.cloud)
     values = plugins.values(spec.cloud)
