@@ -425,36 +425,35 @@ def parse_k8s_force_new(text: str) -> tuple[dict[tuple[str, str, str], tuple[lis
     return table, rules
 
 
-def extract_kubernetes(types: set[str]) -> dict[str, object]:
-    """The Kubernetes types the project creates (``types``) with their replacing inputs."""
+def extract_kubernetes() -> dict[str, object]:
+    """Every Kubernetes type pulumi-kubernetes' table names, with its replacing inputs
+    (all of them, not only the kinds the committed stacks create today, so a new kind
+    in a stack needs no new extraction)."""
     commit = _git(K8S_REPO, "rev-parse", f"{K8S_REF}^{{commit}}").strip()
     text = _git(K8S_REPO, "show", f"{commit}:{_K8S_DIFF}")
     table, rules = parse_k8s_force_new(text)
     src = f"{K8S_REPO}@{commit[:10]}:{_K8S_DIFF}"
     resources: dict[str, object] = {}
     for (group, version, kind), (paths, line) in sorted(table.items()):
-        token = f"kubernetes:{group}/{version}:{kind}"
-        if token in types:
-            resources[token] = [{"input": p.lstrip(".").replace("[*]", ""), "match": "prefix",
-                                 "source": f"{src}#L{line}"} for p in dict.fromkeys(paths)]
+        resources[f"kubernetes:{group}/{version}:{kind}"] = [
+            {"input": p.lstrip(".").replace("[*]", ""), "match": "prefix",
+             "source": f"{src}#L{line}"} for p in dict.fromkeys(paths)]
     # Provider defaults the project keeps (no enableConfigMapMutable/enableSecretMutable
     # on its kubernetes providers): data of ConfigMaps and Secrets replaces.
     for token, paths, rule in (
         ("kubernetes:core/v1:ConfigMap", ("binaryData", "data"), "configmap"),
         ("kubernetes:core/v1:Secret", ("type", "stringData", "data"), "secret"),
     ):
-        if token in types:
-            resources[token] = [{"input": p, "match": "prefix",
-                                 "source": f"{src}#L{rules[rule]}"} for p in paths]
+        resources[token] = [{"input": p, "match": "prefix", "source": f"{src}#L{rules[rule]}"}
+                            for p in paths]
     # helm.sh/v3 Release: its own Diff (helm_release.go) replaces on name and namespace.
     helm_go = "provider/pkg/provider/helm_release.go"
     helm_text = _git(K8S_REPO, "show", f"{commit}:{helm_go}").splitlines()
     line = next(i for i, text in enumerate(helm_text, 1)
                 if 'forceNewFields := []string{".name", ".namespace"}' in text)
-    if "kubernetes:helm.sh/v3:Release" in types:
-        resources["kubernetes:helm.sh/v3:Release"] = [
-            {"input": p, "match": "prefix", "source": f"{K8S_REPO}@{commit[:10]}:{helm_go}#L{line}"}
-            for p in ("name", "namespace")]
+    resources["kubernetes:helm.sh/v3:Release"] = [
+        {"input": p, "match": "prefix", "source": f"{K8S_REPO}@{commit[:10]}:{helm_go}#L{line}"}
+        for p in ("name", "namespace")]
     return {
         "repo": K8S_REPO, "ref": K8S_REF, "commit": commit,
         "pin_gap": K8S_GAP,
@@ -463,14 +462,6 @@ def extract_kubernetes(types: set[str]) -> dict[str, object]:
         "resources": resources,
     }
 
-
-def _created_kubernetes_types() -> set[str]:
-    types: set[str] = set()
-    for plan in sorted((ROOT / "tests" / "data" / "golden").glob("*/plan.json")):
-        for res in json.loads(plan.read_text())["resources"]:
-            if res["type"].startswith("kubernetes:"):
-                types.add(res["type"])
-    return types
 
 
 # ---- the mirrors ----------------------------------------------------------------------
@@ -491,9 +482,8 @@ def extract() -> dict[str, object]:
         "resources": {},
         # Clouds whose table is still written by hand (clouds/<cloud>/plan_facts.py).
         "not_extracted": NOT_EXTRACTED,
-        # pulumi-kubernetes' own table (provider/pkg/provider/diff.go forceNew), for the
-        # Kubernetes types the committed stacks create (tests/data/golden/*/plan.json).
-        "kubernetes": extract_kubernetes(_created_kubernetes_types()),
+        # pulumi-kubernetes' own table (provider/pkg/provider/diff.go forceNew).
+        "kubernetes": extract_kubernetes(),
     }
     for prov in PROVIDERS:
         pulumi_commit = _git(prov.pulumi_repo, "rev-parse", f"{prov.pulumi_ref}^{{commit}}").strip()
