@@ -109,8 +109,13 @@ def test_diff_reads_prefixes_blocks_and_their_ancestors() -> None:
 
 def test_extraction_is_current_when_the_sources_are_here() -> None:
     """Re-extract from the mirrors (the `fetch` tool's); skipped where they are absent."""
-    if not Path("/work/.mirror/pulumi+pulumi-gcp/repo").exists():
-        pytest.skip("provider mirrors not fetched here")
+    mirrors = [Path("/work/.mirror") / repo.replace("/", "+") / "repo" for repo in (
+        "pulumi/pulumi-gcp", "hashicorp/terraform-provider-google-beta",
+        "pulumi/pulumi-digitalocean", "digitalocean/terraform-provider-digitalocean",
+        "pulumi/pulumi-oci", "oracle/terraform-provider-oci", "pulumi/pulumi-kubernetes")]
+    missing = [str(m) for m in mirrors if not m.is_dir()]
+    if missing:
+        pytest.skip(f"provider mirrors not fetched here: {missing}")
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "extract_replacing_inputs.py"),
                            "--check"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
