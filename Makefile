@@ -12,6 +12,10 @@ OUT ?= render
 CLOUD := $(shell sed -n 's/^ *cloud: *\([a-z]*\).*/\1/p' stacks/Pulumi.$(STACK).yaml 2>/dev/null | head -n1)
 CLOUD := $(or $(CLOUD),core)
 DEV_STAMP := $(VENV)/.installed-dev
+# Bytecode caches are Python's default: a PYTHONDONTWRITEBYTECODE=1 environment would
+# make every process of the test suite (CLI subprocesses, pytest's assertion rewriting)
+# compile the sources again. __pycache__/ is ignored by git.
+unexport PYTHONDONTWRITEBYTECODE
 
 # Installed sizes of the SDKs (du of site-packages/pulumi_<cloud>, pinned versions).
 SIZE_gcp := 290 MB
@@ -76,8 +80,10 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(PY) -m mypy
 
+# On every core (pytest-xdist): one test at a time to each worker, the longest first
+# (tests/conftest.py); tests marked xdist_group share a worker (and its fixtures).
 pytest: $(DEV_STAMP) $(VENV)/bin/helm
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 test: lint typecheck pytest
 

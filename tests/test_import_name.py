@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+# One worker builds and installs the wheel once for the module (make test's xdist).
+pytestmark = pytest.mark.xdist_group("wheel")
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "components" / "gpu_fabric"
 SHIPPED_SUFFIXES = {".py", ".typed", ".json", ".yaml", ".xml"}

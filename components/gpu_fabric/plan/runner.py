@@ -20,6 +20,7 @@ from pulumi.runtime.sync_await import _sync_await
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.existing import OFFLINE_ENV
 from gpu_fabric.fabric.layer import reusing_layers
+from gpu_fabric.plan.collector import young_collections_only
 from gpu_fabric.plan.mocks import PlanMocks
 from gpu_fabric.plan.model import PlanResult
 from gpu_fabric.plan.monitor import RecordingMonitor
@@ -39,6 +40,14 @@ def run_plan(
     A bad spec raises :class:`~gpu_fabric.errors.SpecError` before anything is registered.
     """
     source = str(stack.path or stack.name)
+    # No full garbage collection over the SDK's objects while validating and planning.
+    with young_collections_only():
+        return _validated_plan(stack, source, preview, program)
+
+
+def _validated_plan(
+    stack: StackFile, source: str, preview: bool, program: Callable[[], None] | None
+) -> PlanResult:
     spec = load_spec(stack.cluster, source=source)
     # The checks and the program build the same Kubernetes layer: once (issue 36).
     with reusing_layers():
@@ -111,9 +120,10 @@ def _in_fresh_context(
 ) -> PlanResult:
     # Pulumi keeps its runtime state in context variables; a fresh context per run
     # keeps plans independent (several stacks can be planned in one process).
-    return contextvars.Context().run(
-        _run, stack, config, secret_keys, preview, program, project, clouds
-    )
+    with young_collections_only():
+        return contextvars.Context().run(
+            _run, stack, config, secret_keys, preview, program, project, clouds
+        )
 
 
 def _run(
