@@ -82,8 +82,10 @@ typecheck: $(DEV_STAMP)
 
 # On every core (pytest-xdist): one test at a time to each worker, the longest first
 # (tests/conftest.py); tests marked xdist_group share a worker (and its fixtures).
+# `make bench` times the same command (bench/report.py reads this line).
+PYTEST_ARGS := -n auto --dist loadgroup
 pytest: $(DEV_STAMP) $(VENV)/bin/helm
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

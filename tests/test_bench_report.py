@@ -69,6 +69,22 @@ def test_docs_bench_states_each_stacks_ratio_to_its_floor() -> None:
     rows = re.findall(r"^\| ([a-z0-9-]+) \|.*\| (\d+\.\d+)x \|", body, re.M)
     assert sorted(name for name, _ in rows) == available_stacks()
     assert "The slowest plan is " in body
+    # Issue 36: every committed stack at most 1.5x its floor (CPU time).
+    over = {name: float(ratio) for name, ratio in rows if float(ratio) > 1.5}
+    assert over == {}
+
+
+def test_the_bench_times_the_pytest_command_of_make_test(tmp_path) -> None:
+    import pytest
+
+    from bench.report import pytest_args
+
+    # Makefile: PYTEST_ARGS := -n auto --dist loadgroup
+    assert pytest_args() == ["-n", "auto", "--dist", "loadgroup"]
+    makefile = tmp_path / "Makefile"
+    makefile.write_text("pytest:\n\tpytest\n")
+    with pytest.raises(SystemExit, match="no PYTEST_ARGS line"):
+        pytest_args(makefile)
 
 
 def test_docs_bench_teams_edges_are_linear() -> None:
