@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pulumi
 import pytest
 
@@ -76,5 +78,13 @@ def test_missing_kubeconfig_file_fails_clearly_outside_plans(tmp_path) -> None:
         read_kubeconfig(KubeconfigSource(path=str(tmp_path / "missing")))
     good = tmp_path / "kubeconfig"
     good.write_text("apiVersion: v1\n")
-    out = read_kubeconfig(KubeconfigSource(path=str(good)))
-    assert isinstance(out, pulumi.Output)
+    # An Output needs the thread's event loop; a test that ran a Pulumi program before
+    # this one may have closed and unset it (the suite's order is not fixed).
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        out = read_kubeconfig(KubeconfigSource(path=str(good)))
+        assert isinstance(out, pulumi.Output)
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
