@@ -8,7 +8,13 @@ DaemonSet (nvidia-driver-installer/cos/daemonset-preloaded.yaml) on Container-Op
 OS; the operator with ``hostPaths.driverInstallDir=/home/kubernetes/bin/nvidia``,
 ``toolkit.installDir=/home/kubernetes/bin/nvidia``, ``cdi.enabled=true``,
 ``driver.enabled=false``; and the ResourceQuota of
-gpu-operator/manifests/input/google-gke-gpu-operator-quota.yaml (f419407d).
+gpu-operator/manifests/input/google-gke-gpu-operator-quota.yaml (f419407d), 100 pods.
+
+The quota is widened past 100 on larger clusters: gpu-operator chart v26.7.0 values.yaml
+(charts/gpu-operator-v26.7.0.tgz) runs with ``system-node-critical`` the operand
+DaemonSets (``daemonsets.priorityClassName``, line 44; enabled with the driver off:
+toolkit, devicePlugin, dcgmExporter, gfd, migManager and the validator: 6 per GPU node),
+NFD's worker on every node (line 619), the operator, NFD's master and gc (3 once).
 """
 
 from __future__ import annotations
@@ -49,6 +55,16 @@ def test_operator_values_follow_nvidias_gke_guide(spec_plan) -> None:
             }]},
         },
     }]
+
+
+def test_the_quota_admits_every_operand_pod_of_a_larger_cluster(spec_plan) -> None:
+    # 16 GPU nodes x 6 operand pods + 18 NFD workers (16 + the 2 system nodes) + 3 = 117.
+    data = with_pool("gcp", machine_type="a3-megagpu-8g", node_count=16)
+    data["system_pool"] = {"node_count": 2}
+    plan = spec_plan(data | {"addons": OPERATOR})
+    release = next(r for r in plan.by_type(RELEASE) if r.inputs["chart"] == "gpu-operator")
+    [quota] = release.inputs["values"]["extraObjects"]
+    assert quota["spec"]["hard"] == {"pods": 117}
 
 
 def test_operator_pools_turn_off_gke_driver_and_device_plugin(spec_plan) -> None:

@@ -79,7 +79,10 @@ def chart_values(
     addon: str, spec: ClusterSpec, fabrics: Mapping[str, FabricDescription]
 ) -> dict[str, Any]:
     if addon == GPU_OPERATOR.key:
-        return gpu_operator_values()
+        from gpu_fabric.fabric.parts import pool_nodes
+
+        gpu_nodes = sum(pool_nodes(spec, f.pool) for f in fabrics.values() if f.machine.gpus)
+        return gpu_operator_values(gpu_nodes, gpu_nodes + spec.system_pool.node_count)
     if addon == NVIDIA_DRA_DRIVER.key:
         # GKE driver root (cluster-toolkit 1047080375af modules/management/kubectl-apply/
         # main.tf line 332) and no control-plane affinity for the controller (GKE has no
@@ -101,21 +104,39 @@ def chart_values(
 # that admits the system-*-critical priority classes its pods use (GKE admits those only
 # where such a quota exists): manifests/input/google-gke-gpu-operator-quota.yaml (f419407d).
 # The guide's ``cdi.default`` is no key of the pinned chart v26.7.0 (CDI is its default).
-GPU_OPERATOR_QUOTA = {
-    "apiVersion": "v1",
-    "kind": "ResourceQuota",
-    "metadata": {"name": "gpu-operator-quota"},
-    "spec": {
-        "hard": {"pods": 100},
-        "scopeSelector": {"matchExpressions": [{
-            "operator": "In", "scopeName": "PriorityClass",
-            "values": ["system-node-critical", "system-cluster-critical"],
-        }]},
-    },
-}
+GPU_OPERATOR_QUOTA_PODS = 100  # the guide's quota: the floor
+# Pods of the chart v26.7.0 (charts/gpu-operator-v26.7.0.tgz values.yaml) that run with
+# system-node-critical: one of each enabled operand DaemonSet on every GPU node
+# (``daemonsets.priorityClassName``, line 44; with the driver off: toolkit l.230,
+# devicePlugin l.242, dcgmExporter l.300, gfd l.360, migManager l.371, and the validator),
+# NFD's worker on every node (``node-feature-discovery.priorityClassName``, l.619), and
+# the operator (l.80), NFD's master and gc once each.
+GPU_OPERATOR_PODS_PER_GPU_NODE = 6
+GPU_OPERATOR_PODS_PER_NODE = 1
+GPU_OPERATOR_PODS_ONCE = 3
 
 
-def gpu_operator_values() -> dict[str, Any]:
+def gpu_operator_quota(gpu_nodes: int, nodes: int) -> dict[str, Any]:
+    """The guide's ResourceQuota, widened to the cluster: 100 pods admit about 13 GPU
+    nodes (6 operand pods each, plus NFD's worker on every node), so a larger cluster
+    would have operand pods refused and GPUs that are never advertised."""
+    pods = max(GPU_OPERATOR_QUOTA_PODS, GPU_OPERATOR_PODS_PER_GPU_NODE * gpu_nodes
+               + GPU_OPERATOR_PODS_PER_NODE * nodes + GPU_OPERATOR_PODS_ONCE)
+    return {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"name": "gpu-operator-quota"},
+        "spec": {
+            "hard": {"pods": pods},
+            "scopeSelector": {"matchExpressions": [{
+                "operator": "In", "scopeName": "PriorityClass",
+                "values": ["system-node-critical", "system-cluster-critical"],
+            }]},
+        },
+    }
+
+
+def gpu_operator_values(gpu_nodes: int, nodes: int) -> dict[str, Any]:
     """The GPU Operator on GKE as NVIDIA's GKE guide configures it (see above); the quota
     rides in the chart's own ``extraObjects`` so Helm creates it before any operator pod."""
     return {
@@ -123,7 +144,7 @@ def gpu_operator_values() -> dict[str, Any]:
         "hostPaths": {"driverInstallDir": GKE_NVIDIA_DIR},
         "toolkit": {"installDir": GKE_NVIDIA_DIR},
         "cdi": {"enabled": True},
-        "extraObjects": [GPU_OPERATOR_QUOTA],
+        "extraObjects": [gpu_operator_quota(gpu_nodes, nodes)],
     }
 
 
