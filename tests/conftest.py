@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import uuid
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 from gpu_fabric.plan import PlanResult, load_stack_file, run_plan, run_spec
 from gpu_fabric.plan.collector import PLAN_FULL_COLLECTION_THRESHOLD
 from gpu_fabric.plan.stackfile import available_stacks
+from tests.support import shared_cache
 
 # A test process imports every cloud's SDK: ~2M long-lived objects that each full
 # (generation 2) garbage collection walks, ~0.7 s each and a third of the suite's CPU
@@ -42,9 +44,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)  # stable: the order within a rank is the collected one
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The xdist controller names the run, so that it can remove the run's shared
+    values (tests/support/shared_cache.py) at the end."""
+    if (not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist")
+            and config.getoption("testrunuid", None) is None):
+        config.option.testrunuid = uuid.uuid4().hex
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist"):
+        shared_cache.remove(config.getoption("testrunuid", None))
+
+
 @cache
 def _stack_plan(name: str, preview: bool) -> PlanResult:
-    return run_plan(load_stack_file(name), preview=preview)
+    # Once per run for all xdist workers (each committed stack is planned by many files).
+    return shared_cache.shared(
+        f"stack-plan:{name}:{preview}",
+        lambda: run_plan(load_stack_file(name), preview=preview),
+    )
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from gpu_fabric.plan import PlanResult, load_stack_file, run_spec
 from gpu_fabric.plan.stackfile import available_stacks
 from gpu_fabric.spec import ClusterSpec, load_spec
 from tests.specs import CLOUDS, spec_dict, with_pool
+from tests.support.shared_cache import shared
 
 TEAMS = [
     {"name": "vision", "group": "vision-eng", "gpus": 8, "priority": "high"},
@@ -110,4 +111,5 @@ def plan_of(variant: str) -> PlanResult:
         from tests.conftest import _stack_plan
 
         return _stack_plan(variant.removeprefix("stack:"), False)
-    return run_spec(VARIANTS[variant])
+    # Once per run for all xdist workers (tests/support/shared_cache.py).
+    return shared(f"variant-plan:{variant}", lambda: run_spec(VARIANTS[variant]))
