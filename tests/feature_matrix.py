@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +136,13 @@ def applicable(stack: str) -> list[str]:
 
 def supported(stack: str) -> list[str]:
     """The applicable features the stack's validation accepts one at a time."""
-    return [f for f in applicable(stack) if isinstance(validate(with_features(stack, [f])),
-                                                        ClusterSpec)]
+    return list(_supported(stack))
+
+
+@cache  # variants() asks three times per stack; the stack files do not change in a run
+def _supported(stack: str) -> tuple[str, ...]:
+    return tuple(f for f in applicable(stack)
+                 if isinstance(validate(with_features(stack, [f])), ClusterSpec))
 
 
 def all_on(stack: str, existing: bool) -> list[str]:

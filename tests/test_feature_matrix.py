@@ -108,8 +108,12 @@ def test_each_feature_validates_and_renders_or_is_refused_clearly(
     assert layer.names
 
 
-@pytest.mark.parametrize(("stack", "name", "features"), fm.variants(),
-                         ids=[v[1] for v in fm.variants()])
+# Computed once at import (it validates every stack with each feature: seconds).
+VARIANTS = fm.variants()
+
+
+@pytest.mark.parametrize(("stack", "name", "features"), VARIANTS,
+                         ids=[v[1] for v in VARIANTS])
 def test_every_supported_feature_at_once_plans_with_pinned_urns(
     stack: str, name: str, features: list[str]
 ) -> None:
@@ -130,7 +134,7 @@ def test_every_supported_feature_at_once_plans_with_pinned_urns(
 
 
 def test_every_variant_has_a_committed_urn_list_and_no_stale_ones() -> None:
-    names = {v[1] for v in fm.variants()}
+    names = {v[1] for v in VARIANTS}
     lists = {p.stem for p in fm.URN_DIR.glob("*.txt")}
     assert not names - lists, (f"no URN list for {sorted(names - lists)}: "
                                "python -m tests.feature_matrix --write --stack STACK")
