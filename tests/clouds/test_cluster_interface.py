@@ -80,11 +80,16 @@ def test_missing_kubeconfig_file_fails_clearly_outside_plans(tmp_path) -> None:
     good.write_text("apiVersion: v1\n")
     # An Output needs the thread's event loop; a test that ran a Pulumi program before
     # this one may have closed and unset it (the suite's order is not fixed).
+    # The thread's loop is given back afterwards: later tests build Outputs on it.
+    try:
+        original = asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:  # unset by an earlier asyncio.run
+        original = None
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
         out = read_kubeconfig(KubeconfigSource(path=str(good)))
         assert isinstance(out, pulumi.Output)
     finally:
-        asyncio.set_event_loop(None)
+        asyncio.set_event_loop(original)
         loop.close()
