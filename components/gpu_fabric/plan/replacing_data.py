@@ -2,7 +2,7 @@
 (``plan/data/replacing_inputs.json``, written by ``scripts/extract_replacing_inputs.py``
 with the repository, commit, file and line of every entry).
 
-The clouds whose Pulumi provider bridges Terraform (gcp, digitalocean, oci) state their
+The clouds whose Pulumi provider bridges Terraform (gcp, digitalocean, oci, aws) state their
 ``replacing_inputs`` from this file rather than by hand, so the table is the providers'
 own ``ForceNew`` marks (issue 32). Two kinds of entry, as Terraform diffs them:
 

@@ -6,26 +6,18 @@ and token shapes that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts
 from __future__ import annotations
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
+from gpu_fabric.plan.replacing_data import replacing_blocks, replacing_prefixes
 
 _AUTONAMED = "autonamed: no name input, Pulumi appends a random suffix"
 
 PLAN_FACTS = PlanFacts(
-    # Written by hand, not extracted from pulumi-aws's sources (they could not be read
-    # offline: plan/data/replacing_inputs.json "not_extracted"; issue 32).
-    replacing_inputs={
-        "aws:eks/cluster:Cluster": (
-            "name", "roleArn", "vpcConfig.subnetIds",
-            "accessConfig.bootstrapClusterCreatorAdminPermissions",
-        ),
-        "aws:eks/nodeGroup:NodeGroup": (
-            "clusterName", "nodeGroupName", "nodeRoleArn", "subnetIds", "instanceTypes",
-            "amiType", "capacityType", "diskSize", "remoteAccess",
-        ),
-        "aws:ec2/vpc:Vpc": ("cidrBlock",),
-        "aws:ec2/subnet:Subnet": ("vpcId", "cidrBlock", "availabilityZone"),
-        "aws:ec2/placementGroup:PlacementGroup": ("name", "strategy"),
-        "aws:ec2/securityGroup:SecurityGroup": ("name", "vpcId", "description"),
-    },
+    # The provider's own ForceNew / RequiresReplace marks, read from
+    # hashicorp/terraform-provider-aws with the commit, file and line of each
+    # (plan/data/replacing_inputs.json, scripts/extract_replacing_inputs.py AWS_FILES;
+    # issue 32). Its "pin_gap" says which Terraform release pulumi-aws 7.51.1 bridges
+    # could not be established offline.
+    replacing_inputs=replacing_prefixes("aws"),
+    replacing_blocks=replacing_blocks("aws"),
     credential_keys=frozenset({"aws:secretKey", "aws:accessKey", "aws:token"}),
     # Access key ids: long-term AKIA..., temporary (STS) ASIA..., 16 more characters.
     token_patterns=("AKIA[0-9A-Z]{16}", "ASIA[0-9A-Z]{16}"),
