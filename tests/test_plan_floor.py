@@ -8,6 +8,8 @@ walking azure-native's objects during the plan (gpu_fabric/plan/collector.py).
 
 CPU time, not wall time, so a loaded machine (other jobs on the cores) does not fail
 it; the best of three tries, since CPU time under load still varies by a few tenths.
+The floor here leaves out the mock runtime's per-resource share (27 resources x ~0.7 ms,
+about 1% of it): a stricter bound that saves measuring it.
 """
 
 from __future__ import annotations
@@ -18,10 +20,9 @@ STACK = "azure-ndv5"
 
 
 def test_the_azure_plan_is_within_1_5x_its_floor() -> None:
-    per_resource = plan_bench.seconds_per_resource()
     ratios = []
     for _ in range(3):
-        row = plan_bench.with_floor(plan_bench.run_child(STACK), per_resource)
+        row = plan_bench.with_floor(plan_bench.run_child(STACK), per_resource=0.0)
         assert row.error is None, row.error
         assert row.unexpected_sdks == [] and row.sdks_after_import == []
         ratios.append(row.over_floor)
