@@ -163,9 +163,13 @@ PROVIDERS = (
 
 
 NOT_EXTRACTED = {
-    "azure": ("hand-written: pulumi-azure-native is not a bridged provider (its "
-              "replaceOnChanges come from the Azure REST specs into its schema.json, too "
-              "large to fetch here); not read offline"),
+    "azure": ("not extracted by this script: pulumi-azure-native is not a bridged provider "
+              "(its replaceOnChanges come from the Azure REST specs' x-ms-mutability, the "
+              "resources' id parameters and its own forceNewMap into a schema.json too large "
+              "to fetch here). clouds/azure/plan_facts.py cites, per entry, forceNewMap "
+              "(provider/pkg/gen/replacement.go @1b7112af33c6) and the generated "
+              "ManagedCluster snapshot (@080cda17eb4b), read through the code index; the REST "
+              "specs' create-only properties were not read"),
 }
 
 

@@ -9,23 +9,47 @@ from __future__ import annotations
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts
 
 PLAN_FACTS = PlanFacts(
-    # Written by hand, not extracted from pulumi-azure-native's sources (they could not be read
-    # offline: plan/data/replacing_inputs.json "not_extracted"; issue 32).
+    # pulumi-azure-native marks an input replacing (``willReplaceOnChanges``) when it is
+    # a path parameter of the resource's id (its name, its parents' names), when the REST
+    # spec gives it no update (``x-ms-mutability`` without "update"), or when the
+    # provider's own ``forceNewMap`` lists it. Read through the code index (its schema.json
+    # is too large to fetch; issue 32):
+    # * F = provider/pkg/gen/replacement.go @1b7112af33c6 (forceNewMap), lines cited;
+    # * S = provider/pkg/gen/__snapshots__/gen_managedcluster_test.snap @080cda17eb4b: the
+    #   generated ManagedCluster, path parameters resourceGroupName/resourceName marked
+    #   willReplaceOnChanges (the generator's rule for every resource's id parameters);
+    # * X = the REST spec's create-only properties: kept from the hand table, not read.
     replacing_inputs={
         "azure-native:containerservice:ManagedCluster": (
-            "resourceName", "resourceGroupName", "location", "dnsPrefix",
-            "networkProfile.networkPlugin", "networkProfile.networkPluginMode",
-            "networkProfile.podCidr", "networkProfile.serviceCidr",
+            "resourceName", "resourceGroupName",  # S
+            "diskEncryptionSetID", "dnsPrefix", "fqdnSubdomain", "linuxProfile",  # F 29-32
+            "location", "nodeResourceGroup", "windowsProfile",  # F 33-35
+            "networkProfile.serviceCidr", "networkProfile.serviceCidrs",  # F 41-42
+            "networkProfile.dnsServiceIP", "networkProfile.networkMode",  # F 43-44
+            "networkProfile.networkPlugin", "networkProfile.networkPluginMode",  # F 48-49
+            "networkProfile.podCidr", "networkProfile.networkDataplane",  # F 50-51
+            "networkProfile.networkPolicy", "networkProfile.outboundType",  # F 52-53
         ),
         "azure-native:containerservice:AgentPool": (
-            "agentPoolName", "resourceName", "resourceGroupName", "vmSize", "osSKU", "osType",
-            "osDiskSizeGB", "vnetSubnetID", "podSubnetID", "gpuProfile", "availabilityZones",
+            "agentPoolName", "resourceName", "resourceGroupName",  # id parameters (S's rule)
+            "gpuInstanceProfile", "vmSize", "networkProfile.nodePublicIPTags",  # F 62-66
+            "osSKU", "osType", "osDiskSizeGB", "vnetSubnetID", "podSubnetID",  # X
+            "gpuProfile", "availabilityZones",  # X
         ),
         "azure-native:network:VirtualNetwork": (
-            "virtualNetworkName", "resourceGroupName", "location",
+            "virtualNetworkName", "resourceGroupName",  # id parameters (S's rule)
+            "location",  # F 82
         ),
+        # F 81: Subnet "no force-news" beyond its id parameters.
         "azure-native:network:Subnet": (
             "subnetName", "virtualNetworkName", "resourceGroupName",
+        ),
+        "azure-native:resources:ResourceGroup": (
+            "resourceGroupName",  # id parameter (S's rule)
+            "location",  # F 85
+        ),
+        "azure-native:authorization:RoleAssignment": (
+            "principalId", "scope",  # F 14
         ),
     },
     credential_keys=frozenset({
