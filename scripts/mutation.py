@@ -92,6 +92,16 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
         ["components/gpu_fabric/plan/*.py", "components/gpu_fabric/clouds/*/plan_facts.py"],
         [
             "tests/plan/test_plan_diff_exact.py",
+            # Issue 32/34/36 modules of plan/ (day2, replacing_data, plaintext_secrets,
+            # safe_yaml, stackfile, project, collector) and their own tests.
+            "tests/plan/test_day2_verdict.py",
+            "tests/clouds/azure/test_azure_replacing_inputs.py",
+            "tests/inputs/test_plaintext_secrets.py",
+            "tests/inputs/test_types_and_tags.py",
+            "tests/inputs/test_files_and_programs.py",
+            "tests/plan/test_preview_and_secrets.py",
+            "tests/plan/test_replace_names.py",
+            "tests/plan/test_secret_values.py",
             "tests/plan/test_plan_model_urns.py",
             "tests/plan/test_plan_runtime.py",
             "tests/plan/test_plan_inputs_exact.py",
