@@ -109,46 +109,18 @@ class AwsGpuCluster(GpuCluster):
         cni_version = vpc_cni_version(spec, plans)
         # The CNI's ENI permissions on its own role (IRSA), not on the node role.
         cni_role, cni_attach = iam.vpc_cni_role(self.name, part, oidc, tags, self.child_opts)
-        vpc_cni = aws.eks.Addon(
-            f"{self.name}-vpc-cni",
-            cluster_name=self.eks.name,
-            addon_name="vpc-cni",
-            addon_version=cni_version,
-            service_account_role_arn=cni_role.arn,
-            # EKS installed a self-managed aws-node at creation: take it over.
-            resolve_conflicts_on_create="OVERWRITE",
-            resolve_conflicts_on_update="PRESERVE",
-            tags=tags or None,
-            opts=self.child_opts(depends_on=cni_attach),
-        )
+        vpc_cni = self._addon("vpc-cni", cni_version, tags, cni_attach,
+                              service_account_role_arn=cni_role.arn)
         # kube-proxy before compute too; CoreDNS needs nodes to schedule on (as
         # terraform-aws-eks: only add-ons marked before_compute precede node groups).
-        kube_proxy = aws.eks.Addon(
-            f"{self.name}-kube-proxy",
-            cluster_name=self.eks.name,
-            addon_name="kube-proxy",
-            addon_version=addons.kube_proxy,
-            resolve_conflicts_on_create="OVERWRITE",
-            resolve_conflicts_on_update="PRESERVE",
-            tags=tags or None,
-            opts=self.child_opts(),
-        )
+        kube_proxy = self._addon("kube-proxy", addons.kube_proxy, tags, [])
         system = system_node_group(
             self.name, self.eks, node_role.arn, net.private_subnet_ids,
             spec.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE,
             spec.system_pool.node_count, k8s_version, tags, self.child_opts,
             depends_on=[*node_attach, *net.ready, vpc_cni, kube_proxy],
         )
-        aws.eks.Addon(
-            f"{self.name}-coredns",
-            cluster_name=self.eks.name,
-            addon_name="coredns",
-            addon_version=addons.coredns,
-            resolve_conflicts_on_create="OVERWRITE",
-            resolve_conflicts_on_update="PRESERVE",
-            tags=tags or None,
-            opts=self.child_opts(depends_on=[system]),
-        )
+        self._addon("coredns", addons.coredns, tags, [system])
         pools: list[NodePoolInfo] = []
         for pool in spec.node_pools:
             block = AwsEfaNodeGroup(
@@ -181,6 +153,26 @@ class AwsGpuCluster(GpuCluster):
         )
 
     # -- pieces -------------------------------------------------------------
+    def _addon(
+        self, addon: str, version: pulumi.Input[str] | None, tags: dict[str, str],
+        depends_on: list[Any], **extra: Any,
+    ) -> aws.eks.Addon:
+        """One managed EKS add-on, ``<name>-<addon>``. OVERWRITE on create: EKS installed
+        self-managed copies (aws-node, kube-proxy, CoreDNS) at creation, the add-on takes
+        them over; PRESERVE on update keeps edits made to them since. No version: the
+        default EKS picks for the cluster's Kubernetes version."""
+        return aws.eks.Addon(
+            f"{self.name}-{addon}",
+            cluster_name=self.eks.name,
+            addon_name=addon,
+            addon_version=version,
+            resolve_conflicts_on_create="OVERWRITE",
+            resolve_conflicts_on_update="PRESERVE",
+            tags=tags or None,
+            opts=self.child_opts(depends_on=depends_on),
+            **extra,
+        )
+
     def _cluster(
         self,
         net: Network,
