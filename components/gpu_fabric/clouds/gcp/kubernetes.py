@@ -45,6 +45,7 @@ from gpu_fabric.fabric.manifests.common import (
     resources,
     service_account,
 )
+from gpu_fabric.fabric.manifests.dra_driver import priority_class_quota
 from gpu_fabric.versions import Image
 
 if TYPE_CHECKING:
@@ -122,18 +123,9 @@ def gpu_operator_quota(gpu_nodes: int, nodes: int) -> dict[str, Any]:
     would have operand pods refused and GPUs that are never advertised."""
     pods = max(GPU_OPERATOR_QUOTA_PODS, GPU_OPERATOR_PODS_PER_GPU_NODE * gpu_nodes
                + GPU_OPERATOR_PODS_PER_NODE * nodes + GPU_OPERATOR_PODS_ONCE)
-    return {
-        "apiVersion": "v1",
-        "kind": "ResourceQuota",
-        "metadata": {"name": "gpu-operator-quota"},
-        "spec": {
-            "hard": {"pods": pods},
-            "scopeSelector": {"matchExpressions": [{
-                "operator": "In", "scopeName": "PriorityClass",
-                "values": ["system-node-critical", "system-cluster-critical"],
-            }]},
-        },
-    }
+    # In the chart's extraObjects (Helm's YAML): the guide writes the count as a number;
+    # Helm creates it in the release's namespace.
+    return priority_class_quota("gpu-operator-quota", pods)
 
 
 def gpu_operator_values(gpu_nodes: int, nodes: int) -> dict[str, Any]:

@@ -55,24 +55,35 @@ CRITICAL_CLASSES = ("system-node-critical", "system-cluster-critical")
 QUOTA_HEADROOM = 3
 
 
-def critical_pods_quota(namespace: str, gpu_nodes: int) -> dict[str, Any]:
-    """The ResourceQuota that admits the driver's system-*-critical pods in ``namespace``.
-
-    Why: GKE admits pods of those priority classes outside kube-system only in a
-    namespace whose ResourceQuota scopes them. The blueprint's 100 pods stays the
-    floor; a cluster with more GPU nodes (one kubelet-plugin pod each) gets room for
-    all of them, or the quota would refuse the plugin on node 98 and beyond.
-    """
+def priority_class_quota(
+    name: str, pods: int | str, namespace: str | None = None
+) -> dict[str, Any]:
+    """A ResourceQuota scoped to the system-*-critical priority classes: on GKE, pods of
+    those classes outside kube-system are admitted only in a namespace that has one (the
+    DRA driver's here, the GPU Operator's in clouds/gcp/kubernetes.py)."""
+    metadata = {"name": name, **({"namespace": namespace} if namespace else {})}
     return {
         "apiVersion": "v1",
         "kind": "ResourceQuota",
-        "metadata": {"name": QUOTA_NAME, "namespace": namespace},
+        "metadata": metadata,
         "spec": {
-            # A quantity: the API (and the SDK's ResourceQuotaSpec) takes it as a string.
-            "hard": {"pods": str(max(QUOTA_PODS, gpu_nodes + QUOTA_HEADROOM))},
+            "hard": {"pods": pods},
             "scopeSelector": {"matchExpressions": [{
                 "operator": "In", "scopeName": "PriorityClass",
                 "values": list(CRITICAL_CLASSES),
             }]},
         },
     }
+
+
+def critical_pods_quota(namespace: str, gpu_nodes: int) -> dict[str, Any]:
+    """The ResourceQuota that admits the driver's system-*-critical pods in ``namespace``.
+
+    Why: GKE admits pods of those priority classes outside kube-system only in a
+    namespace whose ResourceQuota scopes them. The blueprint's 100 pods stays the
+    floor; a cluster with more GPU nodes (one kubelet-plugin pod each) gets room for
+    all of them, or the quota would refuse the plugin on node 98 and beyond. The count
+    is a string: a quantity, as the SDK's ResourceQuotaSpec takes it.
+    """
+    return priority_class_quota(
+        QUOTA_NAME, str(max(QUOTA_PODS, gpu_nodes + QUOTA_HEADROOM)), namespace)
