@@ -372,3 +372,27 @@ def test_rows_sorted_by_action_before_type() -> None:
         "- `y` (`n:m:Y`): destroy"]
     table = lines.index("|---|---|---|---|") + 1
     assert [line.split(" | ")[2] for line in lines[table:]] == ["`v`", "`y`", "`x`", "`w`"]
+
+
+def test_plans_of_two_stacks_are_named_in_a_note() -> None:
+    # A URN is urn:pulumi:<stack>::<project>::<type>::<name>
+    # (pulumi.com/docs/iac/concepts/resources/names/#urns): planning base.yaml and
+    # head.yaml gives stacks "base" and "head", which share no URN.
+    base = {"stack": "base", "resources": [
+        {"urn": f"urn:pulumi:base::p::{NS}::ns", "type": NS, "name": "ns"}]}
+    head = {"stack": "head", "resources": [
+        {"urn": f"urn:pulumi:head::p::{NS}::ns", "type": NS, "name": "ns"}]}
+    diff = diff_plans(base, head)
+    assert diff.other_stacks == ("base", "head")
+    assert to_markdown(diff).startswith(
+        "### Offline plan diff: `head`\n\n"
+        "> **Note**: the base plan is of stack `base`, the head plan of stack `head`. "
+        "A URN holds its stack's name, so no resource matches: compare two plans of "
+        "the same stack (stack files of the same name).\n\n1 to add, 1 to remove\n")
+    # The same stack, or plans that share a URN, or an empty side: no note.
+    assert diff_plans(BASE, HEAD).other_stacks is None
+    assert diff_plans(base, base).other_stacks is None
+    assert diff_plans({"resources": []}, head).other_stacks is None
+    renamed = {"stack": "head", "resources": [
+        {"urn": f"urn:pulumi:base::p::{NS}::other", "type": NS, "name": "other"}]}
+    assert diff_plans(base, renamed).other_stacks is None

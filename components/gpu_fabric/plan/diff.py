@@ -83,6 +83,8 @@ class PlanDiff:
     base_stack: str
     head_stack: str
     changes: list[ResourceChange] = field(default_factory=list)
+    other_stacks: tuple[str, str] | None = None
+    """(base, head) stack names read from the URNs when the two plans share none."""
 
     def of(self, action: str) -> list[ResourceChange]:
         return [c for c in self.changes if c.action == action]
@@ -213,7 +215,8 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
             )
     before = {r["urn"]: r for r in base["resources"]}
     after = {r["urn"]: r for r in head["resources"]}
-    result = PlanDiff(str(base.get("stack", "")), str(head.get("stack", "")))
+    result = PlanDiff(str(base.get("stack", "")), str(head.get("stack", "")),
+                      other_stacks=_other_stacks(before, after))
     for urn, res in after.items():
         if urn not in before:
             result.changes.append(ResourceChange(
@@ -238,6 +241,25 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
     return result
 
 
+def _urn_stack(urn: str) -> str:
+    """``urn:pulumi:<stack>::<project>::<type>::<name>`` -> ``<stack>``."""
+    return urn.split("::", 1)[0].removeprefix("urn:pulumi:")
+
+
+def _other_stacks(before: Mapping[str, Any], after: Mapping[str, Any]
+                  ) -> tuple[str, str] | None:
+    """The two stacks' names when the plans are of different stacks: a user who plans
+    ``base.yaml`` and ``head.yaml`` gets two stacks (the file name is the stack name),
+    and every resource would otherwise show as removed and added without a word why."""
+    if not before or not after or before.keys() & after.keys():
+        return None
+    base = sorted({_urn_stack(u) for u in before})
+    head = sorted({_urn_stack(u) for u in after})
+    if base == head:
+        return None
+    return ", ".join(base), ", ".join(head)
+
+
 _ICONS = {"add": "+ add", "remove": "- remove", "update": "~ update", "replace": "+- replace"}
 
 
@@ -246,6 +268,13 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
     counts = {a: len(diff.of(a)) for a in ("add", "update", "replace", "remove")}
     title = diff.head_stack or diff.base_stack
     lines = [f"### Offline plan diff: `{title}`", ""]
+    if diff.other_stacks:
+        base, head = diff.other_stacks
+        lines.extend([
+            f"> **Note**: the base plan is of stack `{base}`, the head plan of stack "
+            f"`{head}`. A URN holds its stack's name, so no resource matches: compare two "
+            "plans of the same stack (stack files of the same name).",
+            ""])
     if not diff.changes:
         lines.append("No resource changes.")
         return "\n".join(lines) + "\n"
