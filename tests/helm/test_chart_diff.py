@@ -44,11 +44,36 @@ def test_a_values_change_names_the_objects_it_changes() -> None:
     assert (entry["release"], entry["chart"], entry["base_version"], entry["head_version"]) == (
         "kyverno", "kyverno", "3.6.1", "3.6.1")
     assert entry["objects"] == [
+        # replicas is outside the pod template: no pod is replaced.
         {"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "kyverno",
-         "name": "kyverno-admission-controller", "change": "changed"},
+         "name": "kyverno-admission-controller", "change": "changed",
+         "pods_replaced": False},
         {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "namespace": "kyverno",
          "name": "kyverno-admission-controller", "change": "added"},
     ]
+
+
+DRANET = "dranet-fabric-dranet-dranet"
+
+
+def test_a_daemonset_whose_pod_template_changes_replaces_its_pods_on_every_node(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # dranet v1.4.0's templates/daemonset.yaml puts `podAnnotations` (values.yaml) into
+    # the DaemonSet's spec.template.metadata.annotations: every node's dranet pod is
+    # replaced, the GPU nodes' included.
+    base = json.loads(GOLDEN.read_text())
+    head = copy.deepcopy(base)
+    (release,) = [r for r in head["resources"] if r["name"] == DRANET]
+    release["inputs"]["values"]["podAnnotations"] = {"example.com/rev": "2"}
+    here = chart_diff.tree_reader(helm.ROOT)
+    (entry,) = chart_diff.release_changes(base, head, here, here, helm.helm())
+    assert entry["objects"] == [
+        {"apiVersion": "apps/v1", "kind": "DaemonSet", "namespace": "kube-system",
+         "name": "dranet", "change": "changed", "pods_replaced": True},
+    ]
+    assert chart_diff.to_markdown([entry]).splitlines()[-1] == (
+        "  - changed: DaemonSet kube-system/dranet (pod template changed: its pod on "
+        "every node it runs on is replaced)")
 
 
 def test_a_version_without_an_archive_is_reported_not_rendered() -> None:
@@ -84,7 +109,8 @@ def test_the_cli_adds_the_objects_to_json_and_markdown(tmp_path: Path,
     assert main(files) == 0
     out = capsys.readouterr().out
     assert "### Helm releases: rendered objects that change" in out
-    assert "- changed: Deployment kyverno/kyverno-admission-controller" in out
+    assert ("- changed: Deployment kyverno/kyverno-admission-controller "
+            "(pod template unchanged: no pod restarts)") in out
     assert "- added: PodDisruptionBudget kyverno/kyverno-admission-controller" in out
 
 

@@ -47,6 +47,30 @@ def test_object_changes_lists_added_removed_and_changed_objects_only() -> None:
     ]
 
 
+def test_a_changed_workload_says_whether_its_pods_are_replaced() -> None:
+    # Only .spec.template changes roll a Deployment (kubernetes.io/docs/concepts/
+    # workloads/controllers/deployment/#updating-a-deployment); a ConfigMap has no pods.
+    def deploy(name: str, replicas: int, image: str) -> dict[str, object]:
+        return _obj("Deployment", name, "x", spec={
+            "replicas": replicas, "template": {"spec": {"containers": [{"image": image}]}}})
+
+    base = [deploy("scaled", 1, "a:1"), deploy("bumped", 1, "a:1"),
+            _obj("DaemonSet", "ds", "x", spec={"template": {"metadata": {"labels": {"v": "1"}}}}),
+            _obj("StatefulSet", "st", "x", spec={"replicas": 1}),
+            _obj("ConfigMap", "c", "x", data={"k": "1"})]
+    head = [deploy("scaled", 3, "a:1"), deploy("bumped", 1, "a:2"),
+            _obj("DaemonSet", "ds", "x", spec={"template": {"metadata": {"labels": {"v": "2"}}}}),
+            _obj("StatefulSet", "st", "x", spec={"replicas": 2}),
+            _obj("ConfigMap", "c", "x", data={"k": "2"})]
+    assert [(o["kind"], o["name"], o.get("pods_replaced"))
+            for o in helm_render.object_changes(base, head)] == [
+        ("ConfigMap", "c", None), ("DaemonSet", "ds", True), ("Deployment", "bumped", True),
+        ("Deployment", "scaled", False), ("StatefulSet", "st", False)]
+    # An added or removed workload carries no such key: it is created or deleted whole.
+    (added,) = helm_render.object_changes([], [deploy("new", 1, "a:1")])
+    assert "pods_replaced" not in added
+
+
 def test_helm_is_found_through_the_environment_first(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(helm_render.HELM_ENV, "/opt/helm-3.19/helm")
     assert helm_render.find_helm() == "/opt/helm-3.19/helm"

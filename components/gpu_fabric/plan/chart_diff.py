@@ -129,7 +129,19 @@ def to_markdown(changes: list[dict[str, Any]], max_objects: int = 30) -> str:
             lines.append("  - no rendered object changes")
         for obj in objects[:max_objects]:
             where = f"{obj['namespace']}/" if obj["namespace"] else ""
-            lines.append(f"  - {obj['change']}: {obj['kind']} {where}{obj['name']}")
+            lines.append(f"  - {obj['change']}: {obj['kind']} {where}{obj['name']}"
+                         f"{_pods(obj)}")
         if len(objects) > max_objects:
             lines.append(f"  - ... and {len(objects) - max_objects} more")
     return "\n".join(lines)
+
+
+def _pods(obj: Mapping[str, Any]) -> str:
+    """What a changed workload does to its pods (the day-2 question of a chart bump)."""
+    if "pods_replaced" not in obj:
+        return ""
+    if not obj["pods_replaced"]:
+        return " (pod template unchanged: no pod restarts)"
+    if obj["kind"] == "DaemonSet":
+        return " (pod template changed: its pod on every node it runs on is replaced)"
+    return " (pod template changed: its pods are replaced)"

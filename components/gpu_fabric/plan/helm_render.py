@@ -135,10 +135,27 @@ def object_key(obj: Mapping[str, Any]) -> tuple[str, str, str, str]:
     )
 
 
+# Kinds whose controller replaces its pods when ``spec.template`` changes, and only then
+# (kubernetes.io/docs/concepts/workloads/controllers/deployment/#updating-a-deployment:
+# "a Deployment's rollout is triggered if and only if the Deployment's Pod template
+# (that is, .spec.template) is changed"; DaemonSet and StatefulSet rolling updates
+# likewise act on template changes). A DaemonSet's pods run on every node it selects,
+# GPU nodes included: a chart bump that changes its template restarts them all.
+POD_TEMPLATE_KINDS = frozenset({"Deployment", "DaemonSet", "StatefulSet"})
+
+
+def _pod_template(obj: Mapping[str, Any]) -> Any:
+    return (obj.get("spec") or {}).get("template")
+
+
 def object_changes(
     base: Iterable[Mapping[str, Any]], head: Iterable[Mapping[str, Any]]
-) -> list[dict[str, str]]:
-    """Objects added, removed or changed between two renders, sorted by kind and name."""
+) -> list[dict[str, Any]]:
+    """Objects added, removed or changed between two renders, sorted by kind and name.
+
+    A changed Deployment, DaemonSet or StatefulSet also says ``pods_replaced``: whether
+    its pod template changed, i.e. whether applying the change restarts its pods (a
+    replicas or strategy change does not)."""
     before = {object_key(o): o for o in base}
     after = {object_key(o): o for o in head}
     changes = []
@@ -152,13 +169,14 @@ def object_changes(
         else:
             continue
         api_version, kind, namespace, name = key
-        changes.append(
-            {
-                "apiVersion": api_version,
-                "kind": kind,
-                "namespace": namespace,
-                "name": name,
-                "change": change,
-            }
-        )
+        entry: dict[str, Any] = {
+            "apiVersion": api_version,
+            "kind": kind,
+            "namespace": namespace,
+            "name": name,
+            "change": change,
+        }
+        if change == "changed" and kind in POD_TEMPLATE_KINDS:
+            entry["pods_replaced"] = _pod_template(before[key]) != _pod_template(after[key])
+        changes.append(entry)
     return changes
