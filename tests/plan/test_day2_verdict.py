@@ -173,3 +173,37 @@ def test_an_eks_launch_template_change_rolls_its_node_group() -> None:
         note="a new launch template version: EKS rolls every node of the node group using "
              "it, with that group's updateConfig",
         runbook="docs/day2.md#eks-roll-node-images")
+
+
+def test_a_workload_template_change_says_its_pods_are_replaced() -> None:
+    """A Deployment rolls "if and only if" its .spec.template changes (kubernetes.io/docs/
+    concepts/workloads/controllers/deployment/#updating-a-deployment); the same holds
+    for DaemonSets and StatefulSets. The NCCL installer DaemonSet runs on every GPU node."""
+    ds, deploy = "kubernetes:apps/v1:DaemonSet", "kubernetes:apps/v1:Deployment"
+    image = "spec.template.spec.containers[0].image"
+    assert verdict("update", ds, [image, "metadata.labels.x"], [], {}) == Verdict(
+        "in-place", (image,),
+        note="pod template changed: its pod on every node it runs on is replaced")
+    assert verdict("update", deploy, [image], [], {}) == Verdict(
+        "in-place", (image,), note="pod template changed: its pods are replaced")
+    assert verdict("update", "kubernetes:apps/v1:StatefulSet", ["spec.template"], [], {}
+                   ) == Verdict("in-place", ("spec.template",),
+                                note="pod template changed: its pods are replaced")
+    # Outside the template (replicas), or a kind without pods, or a path that only
+    # starts like it: in place, nothing more.
+    assert verdict("update", deploy, ["spec.replicas"], [], {}) == Verdict(
+        "in-place", ("spec.replicas",))
+    assert verdict("update", "kubernetes:core/v1:ConfigMap", ["spec.template"], [], {}
+                   ) == Verdict("in-place", ("spec.template",))
+    assert verdict("update", ds, ["spec.templateGeneration"], [], {}) == Verdict(
+        "in-place", ("spec.templateGeneration",))
+    # A type token of another provider that ends in ":DaemonSet" is no Kubernetes object.
+    assert verdict("update", "other:apps/v1:DaemonSet", [image], [], {}) == Verdict(
+        "in-place", (image,))
+    # The Markdown lists it under the verdicts (a note is worth showing).
+    before = _doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
+        {"image": "a:1"}]}}}}))
+    after = _doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
+        {"image": "a:2"}]}}}}))
+    assert ("- `nccl` (`kubernetes:apps/v1:DaemonSet`): in-place; pod template changed: its "
+            "pod on every node it runs on is replaced") in to_markdown(diff_plans(before, after))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gpu_fabric.plan import helm_render
+from gpu_fabric.plan import day2, helm_render
 
 # name of an archive in charts/ -> its bytes, or None when that side has none
 ArchiveReader = Callable[[str], bytes | None]
@@ -142,6 +142,4 @@ def _pods(obj: Mapping[str, Any]) -> str:
         return ""
     if not obj["pods_replaced"]:
         return " (pod template unchanged: no pod restarts)"
-    if obj["kind"] == "DaemonSet":
-        return " (pod template changed: its pod on every node it runs on is replaced)"
-    return " (pod template changed: its pods are replaced)"
+    return f" ({day2.PODS_REPLACED[obj['kind']]})"

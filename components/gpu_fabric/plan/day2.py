@@ -34,6 +34,17 @@ DESTROYS = {
     "cluster": "the whole cluster: every node, workload and in-cluster state",
     "network": "the network and what is attached to it (node pools, the cluster)",
 }
+# Kinds whose controller replaces its pods when ``spec.template`` changes, and only then
+# (kubernetes.io/docs/concepts/workloads/controllers/deployment/#updating-a-deployment:
+# "a Deployment's rollout is triggered if and only if the Deployment's Pod template
+# (that is, .spec.template) is changed"; DaemonSet and StatefulSet rolling updates
+# likewise act on template changes). A DaemonSet's pods run on every node it selects,
+# GPU nodes included: a change to its template restarts them all.
+PODS_REPLACED = {
+    "DaemonSet": "pod template changed: its pod on every node it runs on is replaced",
+    "Deployment": "pod template changed: its pods are replaced",
+    "StatefulSet": "pod template changed: its pods are replaced",
+}
 # The runbook section a verdict points to, per (role, kind).
 _SECTION = {
     ("pool", "replace"): "replace-a-pool-without-downtime",
@@ -179,5 +190,9 @@ def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequ
             note="control plane upgraded in place; this input rolls no node (pools roll "
                  "when their own version changes, or by auto-upgrade where it is on)",
             runbook=_runbook(type_, role, "in-place"))
+    template = tuple(p for p in paths if _matches(p, ("spec.template",)))
+    kind = type_.rsplit(":", 1)[-1]
+    if template and type_.startswith("kubernetes:apps/") and kind in PODS_REPLACED:
+        return Verdict("in-place", template, note=PODS_REPLACED[kind])
     return Verdict("in-place", tuple(paths),
                    runbook=_runbook(type_, role, "in-place") if role == "pool" else None)

@@ -29,6 +29,8 @@ from typing import Any
 
 import yaml
 
+from gpu_fabric.plan import day2
+
 RELEASE_TYPE = "kubernetes:helm.sh/v3:Release"
 CHARTS_DIR = "charts"
 HELM_ENV = "GPU_FABRIC_HELM"
@@ -135,15 +137,6 @@ def object_key(obj: Mapping[str, Any]) -> tuple[str, str, str, str]:
     )
 
 
-# Kinds whose controller replaces its pods when ``spec.template`` changes, and only then
-# (kubernetes.io/docs/concepts/workloads/controllers/deployment/#updating-a-deployment:
-# "a Deployment's rollout is triggered if and only if the Deployment's Pod template
-# (that is, .spec.template) is changed"; DaemonSet and StatefulSet rolling updates
-# likewise act on template changes). A DaemonSet's pods run on every node it selects,
-# GPU nodes included: a chart bump that changes its template restarts them all.
-POD_TEMPLATE_KINDS = frozenset({"Deployment", "DaemonSet", "StatefulSet"})
-
-
 def _pod_template(obj: Mapping[str, Any]) -> Any:
     return (obj.get("spec") or {}).get("template")
 
@@ -176,7 +169,7 @@ def object_changes(
             "name": name,
             "change": change,
         }
-        if change == "changed" and kind in POD_TEMPLATE_KINDS:
+        if change == "changed" and kind in day2.PODS_REPLACED:
             entry["pods_replaced"] = _pod_template(before[key]) != _pod_template(after[key])
         changes.append(entry)
     return changes
