@@ -5,9 +5,20 @@ replacing_inputs.json`` (issue 32: the table is derived, not kept by hand).
 Why from the Terraform sources: pulumi-gcp, pulumi-digitalocean and pulumi-oci bridge a
 Terraform provider, and the bridge replaces a resource exactly when Terraform's plan
 says ``RequiresNew``, i.e. where the attribute's schema says ``ForceNew: true``
-(terraform-plugin-sdk v2 helper/schema). Which Terraform commit: the ``upstream``
-submodule of the pulumi-<provider> release commit (``git ls-tree <tag> upstream``), so
-the chain pulumi release -> Terraform commit is read from git, not guessed.
+(terraform-plugin-sdk v2 helper/schema).
+
+Which Terraform commit. The pinned SDKs (pulumi-gcp 10.2.0, pulumi-digitalocean 4.84.1,
+pulumi-oci 5.5.0) are newer than any pulumi-<provider> release the mirrors hold, so the
+chain "release -> its ``upstream`` submodule" (``git ls-tree <tag> upstream``) stops
+before the pin. Instead each provider names ``evidence``: Terraform commits whose change
+(an argument added, a type changed, a resource removed) the installed SDK carries and the
+chain release's SDK does not, each checked here in git and in both SDKs on every run. The
+pin therefore bridges the newest evidence commit or a later one; the extraction reads
+``tf_ref``, the mirror's newest commit, after checking that it descends from that commit,
+and records which of the files read changed between the two (none, today) and whether
+``tf_ref`` is still the mirror's head. The chain's commit is extracted too, as a
+comparison: each resource's ``vs_chain`` lists the replacing inputs added and removed
+since. What stays open (``pin_gap``): a pin bridging a commit newer than the mirror's.
 
 Rules of terraform-plugin-sdk v2 ``schemaMap.diff`` the extraction follows:
 
@@ -69,17 +80,43 @@ class Resource:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """One change to the Terraform provider that the pinned SDK carries and the chain's SDK
+    does not: proof that the pin bridges ``commit`` or a later Terraform commit.
+
+    ``added``: at ``commit`` the file holds ``text`` within a few lines after ``anchor``
+    (the attribute's key), at its parent it does not; the installed SDK file holds
+    ``sdk_text``, the chain release's SDK file does not. ``removed``: the other way round
+    (the anchor is gone at ``commit``; ``sdk_text`` is gone from the installed SDK).
+    The script checks all four facts on every run and records the lines."""
+
+    commit: str
+    path: str
+    anchor: str
+    change: str  # what the change is, in words
+    sdk_path: str  # the SDK file, relative to site-packages
+    sdk_text: str
+    text: str = ""  # the line that shows the change (default: the anchor itself)
+    removed: bool = False
+    ours: bool = False  # on a resource type gpu_fabric creates
+
+
+@dataclass(frozen=True)
 class Provider:
     cloud: str
     pulumi_repo: str
-    pulumi_ref: str  # the newest release commit of the mirror (see ``pin_gap``)
+    pulumi_ref: str  # the newest release commit of the pulumi mirror: the chain's start
     pulumi_package: str  # the installed SDK distribution
     tf_repo: str
     resources: tuple[Resource, ...]
+    # The Terraform ref extracted at: the newest commit of the mirror (its default branch's
+    # head), which ``evidence`` shows the pin is at or beyond (see ``extract``).
+    tf_ref: str = ""
+    tf_ref_note: str = ""
+    evidence: tuple[Evidence, ...] = ()
     helpers: tuple[str, ...] = ()  # other Go files with schema helpers
     # (type token, Terraform path) -> why a found ForceNew does not apply to that type
     exclude: tuple[tuple[str, str, str], ...] = ()
-    pin_gap: str = ""
 
 
 PROVIDERS = (
@@ -105,9 +142,21 @@ PROVIDERS = (
                   "node_pool.cluster_id",
                   "nodePoolSchema adds cluster_id only `if isResource` (kubernetes.go); the "
                   "cluster calls nodePoolSchema(false)"),),
-        pin_gap=("pinned pulumi-digitalocean 4.84.1 is newer than the mirror's newest "
-                 "release (v4.76.0, 2026-07-24); its Terraform commit could not be read "
-                 "offline"),
+        tf_ref="v2.99.1",
+        tf_ref_note="the mirror's newest tag, its main branch's head",
+        evidence=(
+            Evidence("eb2d70f30eb259869595914d15bde8ff019b002b",
+                     "digitalocean/kubernetes/resource_kubernetes_cluster.go",
+                     '"isolated_workers": {',
+                     "doks: add support for isolated workers (#1585): isolated_workers added",
+                     "pulumi_digitalocean/kubernetes_cluster.py",
+                     "def isolated_workers(self)", ours=True),
+            Evidence("67d47d1af6fecb55400c5d4bf5f4997be5b648a3",
+                     "digitalocean/loadbalancer/resource_loadbalancer.go",
+                     '"subnet_uuid": {',
+                     "Support subnet_uuid in loadbalancers (#1572): subnet_uuid added",
+                     "pulumi_digitalocean/load_balancer.py", "def subnet_uuid(self)"),
+        ),
     ),
     Provider(
         cloud="gcp",
@@ -130,8 +179,35 @@ PROVIDERS = (
         ),
         helpers=("google-beta/services/container/node_config.go",
                  "google-beta/services/container/resource_container_node_pool.go"),
-        pin_gap=("pinned pulumi-gcp 10.2.0 is newer than the mirror's newest release "
-                 "(v9.35.0, 2026-08-21); its Terraform commit could not be read offline"),
+        tf_ref="93c65b2d60fea598528f2769b5b09de856f8cb8c",
+        tf_ref_note=("the head of main and of release-8.0.0 (one commit): 34 commits after "
+                     "v7.45.0, after the major release 8.0.0 was merged (c48a71b06b); the "
+                     "mirror has no v8 tag, so no release commit newer than v7.45.0"),
+        evidence=(
+            Evidence("210d5750403e49bdc3b66e37f765be2c4386ff65",
+                     "google-beta/services/container/node_config.go",
+                     '"opportunistic_maintenance_strategy": {',
+                     "Add opportunistic_maintenance_strategy to GKE node_config "
+                     "host_maintenance_policy (#18492)",
+                     "pulumi_gcp/container/_inputs.py",
+                     "class NodePoolNodeConfigHostMaintenancePolicyOpportunisticMaintenance"
+                     "StrategyArgs:", ours=True),
+            Evidence("c48a71b06bf6b73b11404b0340e93b1637d2ec87",
+                     "google-beta/services/secretmanager/"
+                     "resource_secret_manager_secret_version.go",
+                     '"secret_data_wo_version": {',
+                     "major release 8.0.0 (#18733): secret_data_wo_version type Integer -> "
+                     "String (website/docs/guides/version_8_upgrade.html.markdown)",
+                     "pulumi_gcp/secretmanager/secret_version.py",
+                     "secret_data_wo_version: pulumi.Input[Optional[_builtins.str]]",
+                     text="schema.TypeString"),
+            Evidence("c48a71b06bf6b73b11404b0340e93b1637d2ec87",
+                     "google-beta/services/iap/resource_iap_client.go",
+                     "func ResourceIapClient() *schema.Resource {",
+                     "major release 8.0.0 (#18733): google_iap_client removed "
+                     "(website/docs/guides/version_8_upgrade.html.markdown)",
+                     "pulumi_gcp/iap/client.py", "class ClientArgs:", removed=True),
+        ),
     ),
     Provider(
         cloud="oci",
@@ -155,9 +231,19 @@ PROVIDERS = (
                      "internal/service/core/core_compute_cluster_resource.go",
                      "CoreComputeClusterResource", "pulumi_oci.core.compute_cluster"),
         ),
-        pin_gap=("pinned pulumi-oci 5.5.0 is newer than the mirror's newest commit "
-                 "(dbe80d275b, 2026-07-24, after 'Upgrade terraform-provider-oci to "
-                 "v8.23.0'); its Terraform commit could not be read offline"),
+        tf_ref="v8.28.0",
+        tf_ref_note="the mirror's newest tag, its master branch's head",
+        evidence=(
+            Evidence("fcbcfd3328db032d623a1340188b404a8e898e18",
+                     "internal/service/generative_ai/"
+                     "generative_ai_hosted_application_iam_resource.go",
+                     "func GenerativeAiHostedApplicationIamResource() *schema.Resource {",
+                     "Bug Fix - TERSI-5298 support Hosted Deployment IAM application: "
+                     "resource oci_generative_ai_hosted_application_iam added (in v8.28.0, "
+                     "not in v8.27.0)",
+                     "pulumi_oci/generativeai/hosted_application_iam.py",
+                     "class HostedApplicationIamArgs:"),
+        ),
     ),
 )
 
@@ -676,6 +762,217 @@ def _git(repo: str, *args: str) -> str:
                           capture_output=True, text=True).stdout
 
 
+def _is_ancestor(repo: str, older: str, newer: str) -> bool:
+    gitdir = MIRRORS / repo.replace("/", "+") / "repo"
+    return subprocess.run(["git", "-C", str(gitdir), "merge-base", "--is-ancestor", older,
+                           newer], check=False, capture_output=True).returncode == 0
+
+
+def _file_lines(repo: str, commit: str, path: str) -> list[str] | None:
+    """The lines of ``path`` at ``commit``; None when the file is not there."""
+    try:
+        return _git(repo, "show", f"{commit}:{path}").splitlines()
+    except subprocess.CalledProcessError:
+        return None
+
+
+def _find(lines: list[str] | None, anchor: str, text: str, within: int = 4) -> int | None:
+    """Line (1-based) of ``text`` in the ``within`` lines from the first one holding
+    ``anchor``; None when the anchor or the text there is absent."""
+    for number, line in enumerate(lines or (), 1):
+        if anchor in line:
+            block = (lines or [])[number - 1:number - 1 + within]
+            return next((number + i for i, held in enumerate(block) if text in held), None)
+    return None
+
+
+def _sdk_line(path: Path | None, lines: list[str] | None, text: str) -> int | None:
+    if lines is None and path is not None and path.exists():
+        lines = path.read_text().splitlines()
+    return next((n for n, line in enumerate(lines or (), 1) if text in line), None)
+
+
+class EvidenceError(SystemExit):
+    """An evidence fact does not hold: the claimed lower bound is not proven."""
+
+
+def check_evidence(prov: Provider, pulumi_commit: str, installed: str) -> list[dict[str, object]]:
+    """Verify each :class:`Evidence` of ``prov`` in the Terraform mirror, the installed
+    SDK and the chain release's SDK; the rows to record (lines found, not assumed)."""
+    site = Path(importlib.util.find_spec(prov.pulumi_package).origin or "").parent.parent
+    rows: list[dict[str, object]] = []
+    for ev in prov.evidence:
+        text = ev.text or ev.anchor
+        parent = _git(prov.tf_repo, "rev-parse", f"{ev.commit}^").strip()
+        at = _find(_file_lines(prov.tf_repo, ev.commit, ev.path), ev.anchor, text)
+        before = _find(_file_lines(prov.tf_repo, parent, ev.path), ev.anchor, text)
+        chain_lines = _file_lines(prov.pulumi_repo, pulumi_commit, f"sdk/python/{ev.sdk_path}")
+        pinned = _sdk_line(site / ev.sdk_path, None, ev.sdk_text)
+        chain = _sdk_line(None, chain_lines, ev.sdk_text)
+        holds = (before is not None and at is None and pinned is None and chain is not None
+                 if ev.removed else
+                 at is not None and before is None and pinned is not None and chain is None)
+        if not holds:
+            raise EvidenceError(
+                f"{prov.cloud}: evidence {ev.commit[:10]} {ev.path} does not hold "
+                f"(terraform: at commit L{at}, at parent L{before}; pinned sdk L{pinned}, "
+                f"chain sdk L{chain})")
+        date = _git(prov.tf_repo, "show", "-s", "--format=%cs", ev.commit).strip()
+        tf_src = (f"{prov.tf_repo}@{parent[:10]}:{ev.path}#L{before} (gone at {ev.commit[:10]})"
+                  if ev.removed else f"{prov.tf_repo}@{ev.commit[:10]}:{ev.path}#L{at}")
+        chain_src = f"{prov.pulumi_repo}@{prov.pulumi_ref}:sdk/python/{ev.sdk_path}"
+        rows.append({
+            "change": ev.change,
+            "kind": "removed" if ev.removed else "added",
+            "on_a_type_we_create": ev.ours,
+            "terraform_commit": ev.commit, "terraform_date": date,
+            "terraform": tf_src, "text": text,
+            "pinned_sdk": (f"{prov.pulumi_package} {installed}: {ev.sdk_path} has no "
+                           f"{ev.sdk_text!r}" if ev.removed else
+                           f"{prov.pulumi_package} {installed}: {ev.sdk_path}#L{pinned} "
+                           f"{ev.sdk_text!r}"),
+            "chain_sdk": (f"{chain_src}#L{chain} {ev.sdk_text!r}" if ev.removed else
+                          f"{chain_src} has no {ev.sdk_text!r}"),
+        })
+    return rows
+
+
+def extract_resources(prov: Provider, tf_commit: str) -> dict[str, dict[str, object]]:
+    """The resource entries of ``prov`` read at ``tf_commit``."""
+    out: dict[str, dict[str, object]] = {}
+    helpers: dict[str, Definition] = {}
+    for path in prov.helpers:
+        helpers.update(parse_go(_git(prov.tf_repo, "show", f"{tf_commit}:{path}"), path))
+    for res in prov.resources:
+        defs = dict(helpers)
+        text = _git(prov.tf_repo, "show", f"{tf_commit}:{res.path}")
+        defs.update(parse_go(text, res.path))
+        found, _ = resolve(defs, res.root)
+        # CustomizeDiff replacements anywhere in the resource's file (conditional).
+        conditional = [
+            Found(tuple(m.group(1).split(".")), "conditional", res.path, number)
+            for number, line in enumerate(text.splitlines(), 1)
+            for m in _CUSTOM_FORCE.finditer(line)
+        ]
+        excluded = {path: why for token, path, why in prov.exclude
+                    if token == res.type_token}
+        found = [f for f in found if ".".join(f.tf_path) not in excluded]
+        props = sdk_properties(res.sdk_module, prov.pulumi_package)
+        entries, missing = [], []
+        for f in sorted(found, key=lambda f: f.tf_path):
+            name = pulumi_path(f.tf_path, props)
+            row = {"terraform": ".".join(f.tf_path), "match": f.kind,
+                   "source": f"{prov.tf_repo}@{tf_commit[:10]}:{f.path}#L{f.line}"}
+            if name is None:
+                missing.append(row)
+            else:
+                entries.append({"input": name, **row})
+        # A prefix entry covers the entries under it.
+        prefixes = [e["input"] for e in entries if e["match"] == "prefix"]
+        entries = [e for e in entries
+                   if not any(e["input"].startswith(p + ".") for p in prefixes)]
+        out[res.type_token] = {
+            "cloud": prov.cloud,
+            "inputs": entries,
+            "not_in_pinned_sdk": missing,
+            "excluded": [{"terraform": k, "why": v} for k, v in sorted(excluded.items())],
+            "conditional": [
+                {"terraform": ".".join(c.tf_path),
+                 "source": f"{prov.tf_repo}@{tf_commit[:10]}:{c.path}#L{c.line}"}
+                for c in conditional
+            ],
+        }
+    return out
+
+
+def _vs_chain(new: dict[str, object], old: dict[str, object]) -> dict[str, object]:
+    """What the extraction at the newest commit adds or drops against the chain's."""
+    def keys(res: dict[str, object], part: str, name: str) -> set[tuple[str, str]]:
+        return {(e[name], e.get("match", "conditional"))  # type: ignore[index,union-attr]
+                for e in res[part]}  # type: ignore[attr-defined]
+
+    def rows(pairs: set[tuple[str, str]], name: str) -> list[dict[str, str]]:
+        return [{name: p, "match": m} for p, m in sorted(pairs)]
+
+    out: dict[str, object] = {}
+    for part, name in (("inputs", "input"), ("not_in_pinned_sdk", "terraform"),
+                       ("conditional", "terraform")):
+        now, then = keys(new, part, name), keys(old, part, name)
+        label = "" if part == "inputs" else f"{part}_"
+        out[f"{label}added"] = rows(now - then, name)
+        out[f"{label}removed"] = rows(then - now, name)
+    return out
+
+
+def extract_provider(prov: Provider) -> tuple[dict[str, object], dict[str, object]]:
+    """The provider block and its resources: extracted at ``tf_ref`` (verified to be the
+    mirror's newest commit and at or after every evidence commit), compared with the
+    chain's commit (the newest mirrored pulumi release's ``upstream`` submodule)."""
+    pulumi_commit = _git(prov.pulumi_repo, "rev-parse", f"{prov.pulumi_ref}^{{commit}}").strip()
+    chain_commit = _git(prov.pulumi_repo, "ls-tree", pulumi_commit, "upstream").split()[2]
+    tf_commit = _git(prov.tf_repo, "rev-parse", f"{prov.tf_ref}^{{commit}}").strip()
+    head = _git(prov.tf_repo, "rev-parse", "HEAD").strip()
+    installed = subprocess.run(
+        [sys.executable, "-c",
+         f"import importlib.metadata as m; print(m.version('{prov.pulumi_package}'))"],
+        check=True, capture_output=True, text=True).stdout.strip()
+    evidence = check_evidence(prov, pulumi_commit, installed)
+    commits = list(dict.fromkeys(ev.commit for ev in prov.evidence))
+    last = [c for c in commits if all(_is_ancestor(prov.tf_repo, o, c) for o in commits)]
+    if not last:
+        raise EvidenceError(f"{prov.cloud}: no evidence commit descends from all the others")
+    newest = last[0]
+    # The chain's commit lacks the evidence (it may sit on a release branch, as google-beta's
+    # v7.45.0 release-notes commit does, so "older" is "does not contain", not "ancestor").
+    if _is_ancestor(prov.tf_repo, newest, chain_commit):
+        raise EvidenceError(f"{prov.cloud}: the chain's {chain_commit[:10]} already holds the "
+                            f"evidence {newest[:10]}")
+    if not _is_ancestor(prov.tf_repo, newest, tf_commit):
+        raise EvidenceError(f"{prov.cloud}: {prov.tf_ref} is not at or after the evidence "
+                            f"{newest[:10]}")
+    read = [r.path for r in prov.resources] + list(prov.helpers)
+    changed = sorted(set(_git(prov.tf_repo, "diff", "--name-only", newest, tf_commit,
+                              "--", *read).split()))
+    date = _git(prov.tf_repo, "show", "-s", "--format=%cs", tf_commit).strip()
+    newest_date = _git(prov.tf_repo, "show", "-s", "--format=%cs", newest).strip()
+    ref = (f"{prov.tf_ref} ({tf_commit[:10]}, {date})" if prov.tf_ref != tf_commit
+           else f"{tf_commit[:10]} ({date})")
+    where = ("the mirror's newest commit (its default branch's head)" if tf_commit == head
+             else f"NOT the mirror's head ({head[:10]})")
+    same = ("the files read are the same there as at " + newest[:10] if not changed else
+            "the files read changed after " + newest[:10] + ": " + ", ".join(changed)
+            + " (their marks there are not proven to be the pin's)")
+    provider = {
+        "pulumi_repo": prov.pulumi_repo, "pulumi_ref": prov.pulumi_ref,
+        "pulumi_commit": pulumi_commit,
+        "terraform_repo": prov.tf_repo, "terraform_ref": prov.tf_ref,
+        "terraform_commit": tf_commit, "terraform_date": date,
+        "terraform_ref_note": prov.tf_ref_note,
+        "mapping": (f"pin_evidence: the pinned SDK carries Terraform changes up to "
+                    f"{newest[:10]}, which the chain's SDK ({prov.pulumi_ref}) lacks; "
+                    f"extracted at {ref}, {where}; {same}"),
+        "chain": {
+            "terraform_commit": chain_commit,
+            "mapping": (f"git ls-tree {prov.pulumi_ref} upstream in {prov.pulumi_repo} (the "
+                        "submodule the newest mirrored release was built from): older than "
+                        "the pin, kept as a comparison (each resource's vs_chain)"),
+        },
+        "pinned_sdk": f"{prov.pulumi_package} {installed}",
+        "pin_evidence": evidence,
+        "files_changed_after_evidence": changed,
+        "pin_gap": (f"pinned {prov.pulumi_package} {installed} bridges "
+                    f"{prov.tf_repo} at or after {newest[:10]} ({newest_date}) per "
+                    f"pin_evidence; {ref} is the newest the mirror holds and was "
+                    f"extracted. Not established: whether the pin bridges a newer commit "
+                    f"than the mirror holds, whose ForceNew marks were not read"),
+    }
+    resources = extract_resources(prov, tf_commit)
+    chain = extract_resources(prov, chain_commit)
+    for token, res in resources.items():
+        res["vs_chain"] = _vs_chain(res, chain[token])
+    return provider, resources
+
+
 def extract() -> dict[str, object]:
     out: dict[str, object] = {
         "about": ("Replacing inputs of the Terraform-bridged resources gpu_fabric creates, "
@@ -693,63 +990,9 @@ def extract() -> dict[str, object]:
     out["providers"]["aws"] = aws_provider  # type: ignore[index]
     out["resources"].update(aws_resources)  # type: ignore[attr-defined]
     for prov in PROVIDERS:
-        pulumi_commit = _git(prov.pulumi_repo, "rev-parse", f"{prov.pulumi_ref}^{{commit}}").strip()
-        tf_commit = _git(prov.pulumi_repo, "ls-tree", pulumi_commit, "upstream").split()[2]
-        installed = subprocess.run(
-            [sys.executable, "-c",
-             f"import importlib.metadata as m; print(m.version('{prov.pulumi_package}'))"],
-            check=True, capture_output=True, text=True).stdout.strip()
-        out["providers"][prov.cloud] = {  # type: ignore[index]
-            "pulumi_repo": prov.pulumi_repo, "pulumi_ref": prov.pulumi_ref,
-            "pulumi_commit": pulumi_commit.strip(),
-            "terraform_repo": prov.tf_repo, "terraform_commit": tf_commit,
-            "mapping": (f"git ls-tree {prov.pulumi_ref} upstream in {prov.pulumi_repo} "
-                        "(the submodule the release was built from)"),
-            "pinned_sdk": f"{prov.pulumi_package} {installed}",
-            "pin_gap": prov.pin_gap,
-        }
-        helpers: dict[str, Definition] = {}
-        for path in prov.helpers:
-            helpers.update(parse_go(_git(prov.tf_repo, "show", f"{tf_commit}:{path}"), path))
-        for res in prov.resources:
-            defs = dict(helpers)
-            text = _git(prov.tf_repo, "show", f"{tf_commit}:{res.path}")
-            defs.update(parse_go(text, res.path))
-            found, _ = resolve(defs, res.root)
-            # CustomizeDiff replacements anywhere in the resource's file (conditional).
-            conditional = [
-                Found(tuple(m.group(1).split(".")), "conditional", res.path, number)
-                for number, line in enumerate(text.splitlines(), 1)
-                for m in _CUSTOM_FORCE.finditer(line)
-            ]
-            excluded = {path: why for token, path, why in prov.exclude
-                        if token == res.type_token}
-            found = [f for f in found if ".".join(f.tf_path) not in excluded]
-            props = sdk_properties(res.sdk_module, prov.pulumi_package)
-            entries, missing = [], []
-            for f in sorted(found, key=lambda f: f.tf_path):
-                name = pulumi_path(f.tf_path, props)
-                row = {"terraform": ".".join(f.tf_path), "match": f.kind,
-                       "source": f"{prov.tf_repo}@{tf_commit[:10]}:{f.path}#L{f.line}"}
-                if name is None:
-                    missing.append(row)
-                else:
-                    entries.append({"input": name, **row})
-            # A prefix entry covers the entries under it.
-            prefixes = [e["input"] for e in entries if e["match"] == "prefix"]
-            entries = [e for e in entries
-                       if not any(e["input"].startswith(p + ".") for p in prefixes)]
-            out["resources"][res.type_token] = {  # type: ignore[index]
-                "cloud": prov.cloud,
-                "inputs": entries,
-                "not_in_pinned_sdk": missing,
-                "excluded": [{"terraform": k, "why": v} for k, v in sorted(excluded.items())],
-                "conditional": [
-                    {"terraform": ".".join(c.tf_path),
-                     "source": f"{prov.tf_repo}@{tf_commit[:10]}:{c.path}#L{c.line}"}
-                    for c in conditional
-                ],
-            }
+        provider, resources = extract_provider(prov)
+        out["providers"][prov.cloud] = provider  # type: ignore[index]
+        out["resources"].update(resources)  # type: ignore[attr-defined]
     return out
 
 

@@ -409,7 +409,7 @@ def test_the_planner_merges_every_clouds_facts() -> None:
     merged = every_cloud()
     assert sorted(merged.replacing_inputs) == sorted(
         t for c in Cloud for t in plan_facts(c).replacing_inputs)
-    # ForceNew at oracle/terraform-provider-oci@8016f415a5 internal/service/core/
+    # ForceNew at oracle/terraform-provider-oci@8de3c480b4 (v8.28.0) internal/service/core/
     # core_vcn_resource.go L65, L91, L104, L119 (plan/data/replacing_inputs.json).
     assert merged.replacing_inputs["oci:Core/vcn:Vcn"] == (
         "cidrBlock", "dnsLabel", "ipv6privateCidrBlocks", "isOracleGuaAllocationEnabled")

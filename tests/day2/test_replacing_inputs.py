@@ -1,22 +1,27 @@
 """The replacing-inputs table is the providers' own ForceNew marks (issue 32).
 
 ``plan/data/replacing_inputs.json`` is written by scripts/extract_replacing_inputs.py
-from the Terraform sources the pulumi-<provider> releases were built from (their
-``upstream`` submodule); the bridged clouds' PLAN_FACTS read their table from it. The
+from the Terraform sources at the newest commit each mirror holds, which the pinned SDKs
+are shown to bridge or to be beyond (``providers.<cloud>.pin_evidence``; the older
+chain "newest mirrored pulumi release -> its ``upstream`` submodule" is kept as each
+resource's ``vs_chain``); the bridged clouds' PLAN_FACTS read their table from it. The
 expectations below are written from those sources, read at the commits cited:
 
-* digitalocean/terraform-provider-digitalocean @ 5ef5c0805c (pulumi-digitalocean
-  v4.76.0's upstream): digitalocean/kubernetes/resource_kubernetes_cluster.go L61-65
-  ``"name"`` has no ForceNew; L113-117 ``"worker_subnet_uuid"`` ForceNew: true;
-  digitalocean/kubernetes/kubernetes.go L104-108 ``s["cluster_id"]`` ForceNew: true.
-* hashicorp/terraform-provider-google-beta @ 3dc173a397 (pulumi-gcp v9.35.0's upstream):
+* digitalocean/terraform-provider-digitalocean @ 401992a1e4 (v2.99.1):
+  digitalocean/kubernetes/resource_kubernetes_cluster.go L61-65 ``"name"`` has no
+  ForceNew; L116-120 ``"worker_subnet_uuid"`` ForceNew (L119); L448-453
+  ``"isolated_workers"`` ForceNew (L452); digitalocean/kubernetes/kubernetes.go L101-109
+  ``"gpu_partition_mode"`` ForceNew (L104); L114-119 ``s["cluster_id"]`` ForceNew (L118).
+* hashicorp/terraform-provider-google-beta @ 93c65b2d60 (main = release-8.0.0):
   google-beta/services/container/node_config.go L555-560 ``"machine_type"`` has no
-  ForceNew (updated in place); L626 reservation_affinity ``values`` ForceNew: true;
-  resource_container_node_pool.go L605 ``additional_node_network_configs`` ForceNew on
-  a list of blocks.
-* oracle/terraform-provider-oci @ 8016f415a5 (pulumi-oci dbe80d275b's upstream):
+  ForceNew (updated in place); L626 reservation_affinity ``values`` ForceNew; L1398-1403
+  host_maintenance_policy's ``opportunistic_maintenance_strategy`` a ForceNew list of
+  blocks (L1401) with ``node_idle_time_window`` ForceNew (L1409);
+  resource_container_node_pool.go L613 ``additional_node_network_configs`` ForceNew on a
+  list of blocks.
+* oracle/terraform-provider-oci @ 8de3c480b4 (v8.28.0):
   internal/service/containerengine/containerengine_node_pool_resource.go L45-48
-  ``"cluster_id"`` ForceNew: true; L59-62 ``"node_shape"`` has no ForceNew.
+  ``"cluster_id"`` ForceNew; L59-62 ``"node_shape"`` has no ForceNew.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ _DOKS = "digitalocean:index/kubernetesCluster:KubernetesCluster"
 _DO_POOL = "digitalocean:index/kubernetesNodePool:KubernetesNodePool"
 _GKE_POOL = "gcp:container/nodePool:NodePool"
 _OKE_POOL = "oci:ContainerEngine/nodePool:NodePool"
+_OMS = "nodeConfig.hostMaintenancePolicy.opportunisticMaintenanceStrategy"
 
 
 def _data() -> dict:  # type: ignore[type-arg]
@@ -63,11 +69,15 @@ def test_bridged_clouds_table_is_the_extraction(cloud: Cloud) -> None:
 def test_every_entry_names_its_source_and_every_provider_its_chain() -> None:
     data = _data()
     for cloud, prov in data["providers"].items():
-        assert "upstream" in prov["mapping"] and prov["pinned_sdk"], cloud
-        assert prov["pin_gap"], cloud  # the pinned release could not be read: said so
+        assert prov["pinned_sdk"] and prov["pin_gap"], cloud  # what is not known: said
         if cloud == "aws":  # no mirror: each file at its own stored commit (per entry)
+            assert "upstream" in prov["mapping"]
             assert prov["terraform_commit"] is None and prov["pulumi_commit"] is None
             continue
+        assert prov["mapping"].startswith("pin_evidence: "), cloud
+        assert prov["pin_evidence"], cloud
+        assert "upstream" in prov["chain"]["mapping"], cloud
+        assert re.fullmatch(r"[0-9a-f]{40}", prov["chain"]["terraform_commit"]), cloud
         assert re.fullmatch(r"[0-9a-f]{40}", prov["terraform_commit"]), cloud
         assert re.fullmatch(r"[0-9a-f]{40}", prov["pulumi_commit"]), cloud
     for token, res in data["resources"].items():
@@ -95,6 +105,15 @@ def test_known_force_new_marks() -> None:
     assert "nodeConfig.machineType" not in inputs(_GKE_POOL)
     assert inputs(_OKE_POOL)["clusterId"] == "prefix"
     assert "nodeShape" not in inputs(_OKE_POOL)
+    # Marks the chain's older commits did not have (see test_measured_difference_...).
+    assert inputs(_DOKS)["isolatedWorkers"] == "prefix"
+    assert inputs(_DO_POOL)["gpuPartitionMode"] == "prefix"
+    assert inputs(_GKE_POOL)[f"{_OMS}"] == "exact"
+    assert inputs(_GKE_POOL)[f"{_OMS}.nodeIdleTimeWindow"] == "prefix"
+    sources = {e["input"]: e["source"] for e in data[_DO_POOL]["inputs"]}
+    assert sources["gpuPartitionMode"] == (
+        "digitalocean/terraform-provider-digitalocean@401992a1e4:"
+        "digitalocean/kubernetes/kubernetes.go#L104")
 
 
 def test_diff_reads_prefixes_blocks_and_their_ancestors() -> None:
@@ -110,6 +129,10 @@ def test_diff_reads_prefixes_blocks_and_their_ancestors() -> None:
     # An object added or removed whole carries its replacing inputs with it.
     assert replacing(_GKE_POOL, ["networkConfig"]) == ("networkConfig",)
     assert replacing(_OKE_POOL, ["nodeShape"]) == ()
+    # An AMD pool's partition mode replaces the DOKS pool (kubernetes.go L104 at v2.99.1);
+    # the chain's v2.96.0 had no such argument, so the table missed it.
+    assert replacing(_DO_POOL, ["gpuPartitionMode"]) == ("gpuPartitionMode",)
+    assert replacing(_GKE_POOL, [f"{_OMS}.minNodesPerPool"]) == (f"{_OMS}.minNodesPerPool",)
 
 
 def test_extraction_is_current_when_the_sources_are_here() -> None:

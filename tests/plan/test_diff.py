@@ -38,7 +38,7 @@ def test_machine_type_change_replaces_the_node_pool(spec_plan) -> None:
     assert pools, to_markdown(result)
     # A3 Mega -> A3 Ultra changes the accelerator type, which GKE cannot update:
     # guest_accelerator.type ForceNew (hashicorp/terraform-provider-google-beta
-    # @3dc173a397 google-beta/services/container/node_config.go L333); the machine type
+    # @93c65b2d60 google-beta/services/container/node_config.go L333); the machine type
     # itself is updated in place there (L555-560, no ForceNew; plan/data/
     # replacing_inputs.json).
     assert pools[0].replacing_paths == ("nodeConfig.guestAccelerators[0].type",)

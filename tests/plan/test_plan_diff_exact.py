@@ -5,7 +5,7 @@
 values below are literal. The replace / update verdicts cite each cloud's replacing
 inputs, ``replacing_inputs`` in components/gpu_fabric/clouds/<cloud>/plan_facts.py
 (gcp: ``gcp:container/nodePool:NodePool`` lists ``nodeConfig.minCpuPlatform``, ForceNew at
-hashicorp/terraform-provider-google-beta@3dc173a397 google-beta/services/container/
+hashicorp/terraform-provider-google-beta@93c65b2d60 google-beta/services/container/
 node_config.go, plan/data/replacing_inputs.json). Ignored
 inputs are each head resource's own ``options.ignore_changes`` (Pulumi applies the option
 per resource: https://www.pulumi.com/docs/iac/concepts/options/ignorechanges/).
@@ -345,7 +345,7 @@ def test_rows_sorted_by_action_before_type() -> None:
     """replace, remove, update, add; types sorted the other way round to prove it.
 
     ``oci:Core/vcn:Vcn`` replaces on ``cidrBlock`` and ``dnsLabel`` (ForceNew at
-    oracle/terraform-provider-oci@8016f415a5 internal/service/core/core_vcn_resource.go
+    oracle/terraform-provider-oci@8de3c480b4 internal/service/core/core_vcn_resource.go
     L65 and L91; plan/data/replacing_inputs.json).
     """
     vcn = "oci:Core/vcn:Vcn"

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from gpu_fabric.errors import SpecError
+from gpu_fabric.plan.diff import diff_plans
 from gpu_fabric.plan.model import PlanResult
 from gpu_fabric.plan.values import SECRET, UNKNOWN
 from tests.specs import spec_dict, with_pool
@@ -237,6 +238,25 @@ def test_amd_partition_mode_reaches_the_pool(spec_plan) -> None:
     data["digitalocean"] = {"amd_gpu_partition_mode": "AMD_PARTITION_MODE_DPX_NPS2"}
     pool = spec_plan(data).one(NODE_POOL).inputs
     assert pool["gpuPartitionMode"] == "AMD_PARTITION_MODE_DPX_NPS2"
+
+
+def test_changing_the_amd_partition_mode_replaces_the_pool(spec_plan) -> None:
+    """``gpu_partition_mode`` is ForceNew (digitalocean/terraform-provider-digitalocean
+    v2.99.1 digitalocean/kubernetes/kubernetes.go L101-109, ForceNew L104; the pinned
+    pulumi-digitalocean 4.84.1 bridges it or later: plan/data/replacing_inputs.json
+    providers.digitalocean.pin_evidence). v2.96.0, which the older chain read, had no such
+    argument, and the diff called this change in place."""
+    def plan(mode: str) -> dict[str, Any]:
+        data = _spec(machine_type=MI300X)
+        data["digitalocean"] = {"amd_gpu_partition_mode": mode}
+        return spec_plan(data).to_json()
+
+    diff = diff_plans(plan("AMD_PARTITION_MODE_SPX_NPS1"), plan("AMD_PARTITION_MODE_DPX_NPS2"))
+    (pool,) = [c for c in diff.changes if c.type == NODE_POOL]
+    assert pool.action == "replace"
+    assert pool.replacing_paths == ("gpuPartitionMode",)
+    assert pool.verdict is not None and pool.verdict.kind == "replace"
+    assert [c.type for c in diff.replacements] == [NODE_POOL]
 
 
 @pytest.mark.parametrize(
