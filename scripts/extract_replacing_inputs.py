@@ -47,8 +47,10 @@ not be read. Their ForceNew marks (and Plugin Framework ``RequiresReplace()`` pl
 modifiers) were read file by file through the code index at the commits it stores, and
 are kept here as ``AWS_FILES`` (commit, path, line per mark, the same prefix/exact rules
 as above): a hand-extracted table with per-line provenance, from which the aws block is
-regenerated offline (Pulumi names from the pinned SDK). Its ``pin_gap`` says what could
-not be established.
+regenerated offline (Pulumi names from the pinned SDK). Where hashicorp's copy in the
+index is far older than the pin, a file was read in a fork (``forks`` says which and why;
+each such entry carries a ``note``). Its ``pin_gap`` says what could not be established
+and the lower bound the pinned SDK gives.
 
 Run (offline, from mirrors brought by the ``fetch`` tool):
     python scripts/extract_replacing_inputs.py [--check]
@@ -571,16 +573,25 @@ def extract_kubernetes() -> dict[str, object]:
 # so the files come from different commits (no single commit holds them all there).
 TF_AWS = "hashicorp/terraform-provider-aws"
 AWS_PIN_GAP = (
-    "not established: pinned pulumi-aws 7.51.1 bridges some terraform-provider-aws v6.x "
-    "(its `upstream` submodule); neither pulumi-aws (731 MB) nor terraform-provider-aws "
-    "could be fetched, the code index holds no pulumi-aws provider/go.mod or submodule "
-    "pointer newer than v6 (go.mod @002381a8b6 replaces terraform-provider-aws with "
-    "../upstream), and the release notes found name the upstream of other releases only "
-    "(v7.5.0 -> v6.9.0, v7.14.0 -> v6.26.0, v7.16.0 -> v6.28.0, v7.37.0 -> v6.54.0). "
-    "Each file was read at the stored commit the index answered with (listed per "
-    "entry); those commits are not all from one release and several predate v6 "
-    "(e.g. vpc_route.go, vpc_route_table.go, iam/role.go use aws-sdk-go v1). Read via "
-    "the code index's read_file, not a git mirror; lines counted by hand from its text."
+    "not established: the Terraform release pinned pulumi-aws 7.51.1 bridges (its "
+    "`upstream` submodule) could not be read: neither pulumi-aws (731 MB) nor "
+    "terraform-provider-aws could be fetched, the code index holds no pulumi-aws "
+    "submodule pointer (provider/go.mod @002381a8b6 replaces terraform-provider-aws with "
+    "../upstream), and the pulumi-aws upgrade PRs found stop at v6.46.0 (pulumi/pulumi-aws "
+    "#6392, 2026-05-22), none naming 7.51. Lower bound from the pinned SDK: its "
+    "LaunchTemplateArgs has secondary_interfaces (added to aws_launch_template by "
+    "hashicorp/terraform-provider-aws PR #46540, opened 2026-02-18) and "
+    "cpu_options.nested_virtualization (pulumi_aws/ec2/launch_template.py, _inputs.py), "
+    "both of which third parties date to v6.33.0 (terraform-aws-modules/terraform-aws-eks "
+    "PR #3719 and issue #3685; the provider's own CHANGELOG for 6.33 was not in the "
+    "index), so the pin bridges v6.33.0 or later. Each file was read at the stored "
+    "commit the index answered with (listed per entry); those commits are not all from "
+    "one release: addon.go @00a35305dc is from the 6.36.0 cycle (version/VERSION at that commit), "
+    "ec2_launch_template.go @0f1a8c1727 (fork, see `forks`) has the 6.33 fields, several "
+    "others predate v6 (vpc_route.go, vpc_route_table.go, iam/role.go use aws-sdk-go v1). "
+    "Read via the code index's read_file, not a git mirror; lines counted from its text "
+    "(for ec2_launch_template.go and vpc_security_group_ingress_rule.go @d2b7f56a7c: the "
+    "pages holding the marks decoded and checked against their 16,000-character length)."
 )
 
 
@@ -595,6 +606,8 @@ class ReadFile:
     sdk_module: str
     marks: tuple[tuple[str, str, int], ...]
     conditional: tuple[tuple[str, int], ...] = ()
+    repo: str = TF_AWS  # a fork only where hashicorp's own copy in the index is far older
+    note: str = ""  # why this file, when it is not the type's own
 
 
 _P, _E = "prefix", "exact"
@@ -698,23 +711,54 @@ AWS_FILES = (
              "internal/service/iam/openid_connect_provider.go",
              "01606926a0c0ab9174aec440f976a48b0baee722",
              "pulumi_aws.iam.open_id_connect_provider", (("url", _P, 65),)),
-    # Plugin Framework: PlanModifiers resource.RequiresReplace() (the bridge replaces on it
-    # as on ForceNew). Its ModifyPlan also sets RequiresReplace when the rule's source type
-    # changes (cidr_ipv4 / cidr_ipv6 / prefix_list_id / referenced_security_group_id);
-    # that line was not counted.
-    ReadFile("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
-             "internal/service/ec2/vpc_security_group_ingress_rule.go",
-             "00a322094b4b9ade8a81b244345dbcf4b52ee8d6",
-             "pulumi_aws.vpc.security_group_ingress_rule", (("security_group_id", _P, 108),)),
+    # Plugin Framework: PlanModifiers stringplanmodifier.RequiresReplace() (the bridge
+    # replaces on it as on ForceNew). The ingress and egress rules share one schema,
+    # securityGroupRuleResource in vpc_security_group_ingress_rule.go (the egress file
+    # embeds it: vpc_security_group_egress_rule.go @0810b274e3 `type
+    # securityGroupEgressRuleResource struct { securityGroupRuleResource }`). Its
+    # ModifyPlan (L404) also sets RequiresReplace when the rule's source type changes
+    # (one of cidr_ipv4 / cidr_ipv6 / prefix_list_id / referenced_security_group_id set
+    # instead of another): conditional, not in the table.
+    *(ReadFile(token, "internal/service/ec2/vpc_security_group_ingress_rule.go",
+               "d2b7f56a7c451244abd1e467109ba703bd9eedd3", module,
+               (("security_group_id", _P, 220),),
+               tuple((source, 404) for source in ("cidr_ipv4", "cidr_ipv6", "prefix_list_id",
+                                                  "referenced_security_group_id")),
+               note=note)
+      for token, module, note in (
+          ("aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
+           "pulumi_aws.vpc.security_group_ingress_rule", ""),
+          ("aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
+           "pulumi_aws.vpc.security_group_egress_rule",
+           "schema of securityGroupRuleResource, which the egress rule embeds "
+           "(vpc_security_group_egress_rule.go @0810b274e3)"))),
+    # SDK v2: only name and name_prefix are ForceNew (L720, L728); every other input is
+    # in the Update's updateKeys (L1183-1214), whose change creates a new launch template
+    # version (CreateLaunchTemplateVersion, L1234) and, with update_default_version,
+    # makes it the default (ModifyLaunchTemplate, L1253). Read in a fork because
+    # hashicorp's own copy in the index (@c49358f89b, aws-sdk-go v1) predates the pin's
+    # inputs (no secondary_interfaces, no cpu_options.nested_virtualization); that copy
+    # marks the same two attributes ForceNew and nothing else.
+    ReadFile("aws:ec2/launchTemplate:LaunchTemplate",
+             "internal/service/ec2/ec2_launch_template.go",
+             "0f1a8c1727bed5e5a288263b300fa17a1831ccbc", "pulumi_aws.ec2.launch_template",
+             (("name", _P, 720), ("name_prefix", _P, 728)),
+             repo="zongruxie4/terraform-provider-aws",
+             note=("fork of hashicorp/terraform-provider-aws; this copy has the fields the "
+                   "pinned SDK has (secondary_interfaces, cpu_options.nested_virtualization), "
+                   "hashicorp's copy in the index (@c49358f89b) predates them and marks the "
+                   "same two attributes (name, name_prefix) ForceNew")),
 )
 # Types the project creates whose marks were not read (no entry in the table for them).
-AWS_NOT_READ = {
-    "aws:ec2/launchTemplate:LaunchTemplate": (
-        "ec2_launch_template.go's schema runs past its first 16,000 characters (~90,000 in "
-        "all); its lines were not counted within the time box"),
-    "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": (
-        "vpc_security_group_egress_rule.go @050ac11163 embeds resourceSecurityGroupRule, "
-        "whose schema lives in another file not stored at that commit"),
+AWS_NOT_READ: dict[str, str] = {}
+# Forks a file was read in, and why (its commit is the fork's; that hashicorp holds the
+# same commit was not verified offline).
+AWS_FORKS = {
+    "zongruxie4/terraform-provider-aws": (
+        "a fork of hashicorp/terraform-provider-aws whose copy of ec2_launch_template.go "
+        "(@0f1a8c1727) is newer than hashicorp's own copy in the code index (@c49358f89b, "
+        "aws-sdk-go v1) and has the inputs of the pinned SDK; its version/VERSION reads "
+        "6.40.1 at another commit (@ecef7193f3)"),
 }
 
 
@@ -733,11 +777,12 @@ def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
         "pin_gap": AWS_PIN_GAP,
         "read_via": "code index read_file (not a git mirror)",
         "not_read": AWS_NOT_READ,
+        "forks": AWS_FORKS,
     }
     resources: dict[str, object] = {}
     for f in AWS_FILES:
         props = sdk_properties(f.sdk_module, "pulumi_aws")
-        src = f"{TF_AWS}@{f.commit[:10]}:{f.path}"
+        src = f"{f.repo}@{f.commit[:10]}:{f.path}"
         entries, missing = [], []
         for tf, kind, line in sorted(f.marks):
             row = {"terraform": tf, "match": kind, "source": f"{src}#L{line}"}
@@ -750,6 +795,7 @@ def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
             "cloud": "aws", "inputs": entries, "not_in_pinned_sdk": missing, "excluded": [],
             "conditional": [{"terraform": tf, "source": f"{src}#L{line}"}
                             for tf, line in f.conditional],
+            **({"note": f.note} if f.note else {}),
         }
     return provider, resources
 

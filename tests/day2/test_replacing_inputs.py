@@ -83,9 +83,13 @@ def test_every_entry_names_its_source_and_every_provider_its_chain() -> None:
     for token, res in data["resources"].items():
         prov = data["providers"][res["cloud"]]
         commit = prov["terraform_commit"][:10] if prov["terraform_commit"] else "[0-9a-f]{10}"
+        # A fork only where the provider block names it with its reason, and the entry
+        # says why it was read there.
+        repos = "|".join(re.escape(r) for r in (prov["terraform_repo"], *prov.get("forks", {})))
         for entry in res["inputs"]:
-            assert re.match(rf"{re.escape(prov['terraform_repo'])}@{commit}:",
-                            entry["source"]), token
+            assert re.match(rf"(?:{repos})@{commit}:", entry["source"]), token
+            if not entry["source"].startswith(prov["terraform_repo"] + "@"):
+                assert res["note"], token
             assert re.search(r"\.go#L\d+$", entry["source"]), token
             assert entry["match"] in ("prefix", "exact"), token
 
@@ -234,3 +238,85 @@ def test_aws_verdicts_follow_the_provider() -> None:
     # Kubernetes version too (L435-439); its name replaces it (L284).
     assert replacing(_EKS, ["vpcConfig.subnetIds[0]", "version"]) == ()
     assert replacing(_EKS, ["name"]) == ("name",)
+
+
+# aws_launch_template, read in zongruxie4/terraform-provider-aws, a fork of hashicorp's
+# (hashicorp's own copy in the index, @c49358f89b, predates the pinned SDK's inputs
+# secondary_interfaces and cpu_options.nested_virtualization, and marks the same two
+# attributes), @0f1a8c1727 internal/service/ec2/ec2_launch_template.go: L716-723 "name"
+# ForceNew (L720), L724-731 "name_prefix" ForceNew (L728), no other ForceNew in the schema
+# (L50-1065) nor in its CustomizeDiff (L1078-1101, ComputedIf only). Its Update (L1179): a
+# change to any of updateKeys (L1183-1214, among them block_device_mappings,
+# capacity_reservation_specification, instance_market_options, instance_type,
+# metadata_options, network_interfaces, placement, tag_specifications, user_data) creates a
+# new launch template version (CreateLaunchTemplateVersion, L1234), which
+# update_default_version makes the default (ModifyLaunchTemplate, L1253).
+_LT = "aws:ec2/launchTemplate:LaunchTemplate"
+# aws_vpc_security_group_{ingress,egress}_rule share securityGroupRuleResource,
+# hashicorp/terraform-provider-aws @d2b7f56a7c internal/service/ec2/
+# vpc_security_group_ingress_rule.go: L217-222 security_group_id RequiresReplace (L220); the
+# other inputs are updated in place (Update L326, ModifySecurityGroupRules L355); ModifyPlan
+# (L390) replaces only when the rule's source type changes (L404). The egress rule embeds it
+# (vpc_security_group_egress_rule.go @0810b274e3).
+_EGRESS = "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule"
+_INGRESS = "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule"
+
+
+def test_aws_launch_template_and_egress_rule_marks() -> None:
+    data = _data()
+    res = data["resources"]
+    assert [(e["input"], e["match"], e["source"]) for e in res[_LT]["inputs"]] == [
+        ("name", "prefix", "zongruxie4/terraform-provider-aws@0f1a8c1727:"
+                           "internal/service/ec2/ec2_launch_template.go#L720"),
+        ("namePrefix", "prefix", "zongruxie4/terraform-provider-aws@0f1a8c1727:"
+                                 "internal/service/ec2/ec2_launch_template.go#L728"),
+    ]
+    assert "zongruxie4/terraform-provider-aws" in data["providers"]["aws"]["forks"]
+    for token in (_EGRESS, _INGRESS):
+        assert [(e["input"], e["match"], e["source"]) for e in res[token]["inputs"]] == [
+            ("securityGroupId", "prefix", "hashicorp/terraform-provider-aws@d2b7f56a7c:"
+                                          "internal/service/ec2/"
+                                          "vpc_security_group_ingress_rule.go#L220"),
+        ]
+        assert sorted(c["terraform"] for c in res[token]["conditional"]) == [
+            "cidr_ipv4", "cidr_ipv6", "prefix_list_id", "referenced_security_group_id"]
+    # Every aws type the project creates now has its marks read.
+    assert data["providers"]["aws"]["not_read"] == {}
+
+
+def test_a_launch_template_change_is_a_new_version_not_a_replacement() -> None:
+    # What the GPU template sets (clouds/aws/nodegroup.py gpu_launch_template) is in
+    # updateKeys (L1183-1214): a change is a new version (L1234), not a new template;
+    # updateDefaultVersion only moves the default version (L1253) ...
+    changed = ["networkInterfaces[1].securityGroups[0]", "placement.groupName",
+               "capacityReservationSpecification.capacityReservationTarget"
+               ".capacityReservationId", "instanceMarketOptions.marketType", "instanceType",
+               "blockDeviceMappings[0].ebs.volumeSize", "userData",
+               "metadataOptions.httpPutResponseHopLimit", "tagSpecifications[0].tags.team",
+               "description", "updateDefaultVersion"]
+    assert replacing(_LT, changed) == ()
+    # ... and only its name replaces it (L720, L728; autonamed here, so never by a change
+    # of the spec).
+    assert replacing(_LT, ["name", "namePrefix"]) == ("name", "namePrefix")
+
+
+def test_the_node_group_rolls_through_the_new_template_version() -> None:
+    def template(user_data: str) -> dict:  # type: ignore[type-arg]
+        return {"urn": "urn:lt", "type": _LT, "name": "gpu-lt",
+                "inputs": {"userData": user_data, "updateDefaultVersion": True}}
+
+    diff = diff_plans({"resources": [template("a")]}, {"resources": [template("b")]})
+    (change,) = diff.changes
+    assert change.action == "update" and change.replacing_paths == ()
+    assert change.verdict is not None and change.verdict.kind == "rolling"
+    assert change.verdict.note == (
+        "a new launch template version: EKS rolls every node of the node group using it, "
+        "with that group's updateConfig")
+    assert diff.replacements == []
+
+
+def test_an_egress_rule_replaces_only_with_its_security_group() -> None:
+    # Its peer and protocol are modified in place (L355) ...
+    assert replacing(_EGRESS, ["referencedSecurityGroupId", "ipProtocol", "description"]) == ()
+    # ... its security group replaces it (L220).
+    assert replacing(_EGRESS, ["securityGroupId"]) == ("securityGroupId",)
