@@ -578,7 +578,8 @@ AWS_PIN_GAP = (
     "terraform-provider-aws could be fetched, the code index holds no pulumi-aws "
     "submodule pointer (provider/go.mod @002381a8b6 replaces terraform-provider-aws with "
     "../upstream), and the pulumi-aws upgrade PRs found stop at v6.46.0 (pulumi/pulumi-aws "
-    "#6392, 2026-05-22), none naming 7.51. Lower bound from the pinned SDK: its "
+    "#6392, 2026-05-22), none naming 7.51. Lower bound from the pinned SDK "
+    "(`pin_evidence`, its half checked in the installed package): its "
     "LaunchTemplateArgs has secondary_interfaces (added to aws_launch_template by "
     "hashicorp/terraform-provider-aws PR #46540, opened 2026-02-18) and "
     "cpu_options.nested_virtualization (pulumi_aws/ec2/launch_template.py, _inputs.py), "
@@ -761,6 +762,42 @@ AWS_FORKS = {
         "6.40.1 at another commit (@ecef7193f3)"),
 }
 
+# The pin's lower bound (pin_gap): inputs of the pinned SDK that Terraform added late.
+# The SDK half is checked against the installed package at every extraction (a pinned
+# SDK without them fails it); the Terraform release that added them is a third party's
+# statement, not read in the provider's own CHANGELOG.
+_LT_FORK = ("zongruxie4/terraform-provider-aws@0f1a8c1727:"
+            "internal/service/ec2/ec2_launch_template.go")
+AWS_PIN_EVIDENCE = (
+    ("pulumi_aws/ec2/launch_template.py", "class LaunchTemplateArgs:", "secondary_interfaces:",
+     f"{_LT_FORK}#L987",
+     "aws_launch_template secondary_interfaces (hashicorp/terraform-provider-aws PR #46540, "
+     "opened 2026-02-18)",
+     "v6.33.0 per terraform-aws-modules/terraform-aws-eks PR #3719 (third party)"),
+    ("pulumi_aws/ec2/_inputs.py", "class LaunchTemplateCpuOptionsArgs:",
+     "nested_virtualization:", f"{_LT_FORK}#L186",
+     "aws_launch_template cpu_options.nested_virtualization",
+     "v6.33.0 per terraform-aws-modules/terraform-aws-eks issue #3685 (third party)"),
+)
+
+
+def aws_pin_evidence(installed: str) -> list[dict[str, str]]:
+    """Each :data:`AWS_PIN_EVIDENCE` item with the line the installed SDK has it at."""
+    spec = importlib.util.find_spec("pulumi_aws")
+    assert spec is not None and spec.origin, "pulumi_aws"
+    root = Path(spec.origin).parent.parent
+    out = []
+    for rel, cls, text, terraform, change, dated in AWS_PIN_EVIDENCE:
+        lines = (root / rel).read_text().splitlines()
+        start = lines.index(cls)
+        line = next((n for n, t in enumerate(lines[start:], start + 1) if text in t), None)
+        if line is None:
+            raise EvidenceError(f"aws: pulumi_aws {installed} {rel} {cls} has no {text!r}")
+        out.append({"pinned_sdk": f"pulumi_aws {installed}: {rel}#L{line} "
+                                  f"{lines[line - 1].strip()!r}",
+                    "terraform": terraform, "change": change, "dated_by": dated})
+    return out
+
 
 def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
     """The aws provider block and resource entries, from :data:`AWS_FILES` (offline)."""
@@ -778,6 +815,7 @@ def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
         "read_via": "code index read_file (not a git mirror)",
         "not_read": AWS_NOT_READ,
         "forks": AWS_FORKS,
+        "pin_evidence": aws_pin_evidence(installed),
     }
     resources: dict[str, object] = {}
     for f in AWS_FILES:

@@ -284,6 +284,21 @@ def test_aws_launch_template_and_egress_rule_marks() -> None:
     assert data["providers"]["aws"]["not_read"] == {}
 
 
+def test_aws_pin_lower_bound_is_in_the_pinned_sdk() -> None:
+    # pulumi_aws 7.51.1 (the pin, /work/main/.venv): pulumi_aws/ec2/launch_template.py L55
+    # LaunchTemplateArgs.secondary_interfaces; pulumi_aws/ec2/_inputs.py L7886
+    # LaunchTemplateCpuOptionsArgs.nested_virtualization. The fork's ec2_launch_template.go
+    # @0f1a8c1727 has them at L987 and L186. Terraform v6.33.0 added them per
+    # terraform-aws-modules/terraform-aws-eks PR #3719 and issue #3685 (third party).
+    evidence = _data()["providers"]["aws"]["pin_evidence"]
+    assert [(e["pinned_sdk"].split(" ", 3)[:3], e["terraform"].rsplit("#", 1)[1])
+            for e in evidence] == [
+        (["pulumi_aws", "7.51.1:", "pulumi_aws/ec2/launch_template.py#L55"], "L987"),
+        (["pulumi_aws", "7.51.1:", "pulumi_aws/ec2/_inputs.py#L7886"], "L186"),
+    ]
+    assert "v6.33.0 or later" in _data()["providers"]["aws"]["pin_gap"]
+
+
 def test_a_launch_template_change_is_a_new_version_not_a_replacement() -> None:
     # What the GPU template sets (clouds/aws/nodegroup.py gpu_launch_template) is in
     # updateKeys (L1183-1214): a change is a new version (L1234), not a new template;
