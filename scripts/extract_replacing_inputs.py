@@ -573,26 +573,27 @@ def extract_kubernetes() -> dict[str, object]:
 # so the files come from different commits (no single commit holds them all there).
 TF_AWS = "hashicorp/terraform-provider-aws"
 AWS_PIN_GAP = (
-    "not established: the Terraform release pinned pulumi-aws 7.51.1 bridges (its "
-    "`upstream` submodule) could not be read: neither pulumi-aws (731 MB) nor "
-    "terraform-provider-aws could be fetched, the code index holds no pulumi-aws "
-    "submodule pointer (provider/go.mod @002381a8b6 replaces terraform-provider-aws with "
-    "../upstream), and the pulumi-aws upgrade PRs found stop at v6.46.0 (pulumi/pulumi-aws "
-    "#6392, 2026-05-22), none naming 7.51. Lower bound from the pinned SDK "
-    "(`pin_evidence`, its half checked in the installed package): its "
-    "LaunchTemplateArgs has secondary_interfaces (added to aws_launch_template by "
-    "hashicorp/terraform-provider-aws PR #46540, opened 2026-02-18) and "
-    "cpu_options.nested_virtualization (pulumi_aws/ec2/launch_template.py, _inputs.py), "
-    "both of which third parties date to v6.33.0 (terraform-aws-modules/terraform-aws-eks "
-    "PR #3719 and issue #3685; the provider's own CHANGELOG for 6.33 was not in the "
-    "index), so the pin bridges v6.33.0 or later. Each file was read at the stored "
-    "commit the index answered with (listed per entry); those commits are not all from "
-    "one release: addon.go @00a35305dc is from the 6.36.0 cycle (version/VERSION at that commit), "
-    "ec2_launch_template.go @0f1a8c1727 (fork, see `forks`) has the 6.33 fields, several "
-    "others predate v6 (vpc_route.go, vpc_route_table.go, iam/role.go use aws-sdk-go v1). "
-    "Read via the code index's read_file, not a git mirror; lines counted from its text "
-    "(for ec2_launch_template.go and vpc_security_group_ingress_rule.go @d2b7f56a7c: the "
-    "pages holding the marks decoded and checked against their 16,000-character length)."
+    "not established: the Terraform release pinned pulumi-aws 7.51.1 bridges (its `upstream` "
+    "submodule) could not be read: neither pulumi-aws (731 MB) nor terraform-provider-aws "
+    "could be fetched, the code index holds no pulumi-aws submodule pointer (provider/go.mod "
+    "@002381a8b6 replaces terraform-provider-aws with ../upstream), and the pulumi-aws "
+    "upgrade PRs found stop at v6.46.0 (pulumi/pulumi-aws #6392, 2026-05-22), none naming "
+    "7.51. Lower bound from the pinned SDK (`pin_evidence`, its half checked in the installed"
+    " package): its NodeGroupArgs has warm_pool_config (hashicorp/terraform-provider-aws PR "
+    "#48977, opened 2026-07-16), which a third party dates to v6.56.0 "
+    "(terraform-aws-modules/terraform-aws-eks PR #3750), and its LaunchTemplateArgs has "
+    "secondary_interfaces (PR #46540) and cpu_options.nested_virtualization, dated to v6.33.0"
+    " (terraform-aws-eks PR #3719, issue #3685); the provider's own CHANGELOG for those "
+    "releases was not in the index. So the pin bridges v6.56.0 or later (on a third party's "
+    "dating). Each file was read at the stored commit the index answered with (listed per "
+    "entry); those commits are not all from one release: addon.go @00a35305dc is from the "
+    "6.36.0 cycle (version/VERSION at that commit), ec2_launch_template.go @0f1a8c1727 and "
+    "eks/node_group.go @b157f5a91d (forks, see `forks`) have the 6.33 fields but not the 6.56"
+    " one, several others predate v6 (vpc_route.go, vpc_route_table.go, iam/role.go use "
+    "aws-sdk-go v1). Read via the code index's read_file, not a git mirror; lines counted "
+    "from its text (for ec2_launch_template.go, eks/node_group.go @b157f5a91d and "
+    "vpc_security_group_ingress_rule.go @d2b7f56a7c: the pages holding the marks decoded and "
+    "checked against their 16,000-character length)."
 )
 
 
@@ -627,17 +628,27 @@ AWS_FILES = (
                  ("remote_network_config.remote_pod_networks.cidrs", _P, 369),
                  ("role_arn", _P, 388),
              ), (("encryption_config", 57), ("compute_config.node_role_arn", 79))),
+    # Read in a fork: hashicorp's copy in the index (@012e0a32f0) predates inputs the pin
+    # has (update_config.update_strategy, node_repair_config's counts and overrides) and
+    # marks the same 14 attributes; this copy has them, none ForceNew (update_strategy
+    # L363-367). The pin's warm_pool_config is newer than this copy too (not read here;
+    # hashicorp/terraform-provider-aws PR #48977 says it updates in place).
     ReadFile("aws:eks/nodeGroup:NodeGroup", "internal/service/eks/node_group.go",
-             "012e0a32f0686212f447447fd3d81c3d0ce256ad", "pulumi_aws.eks.node_group", (
-                 ("ami_type", _P, 61), ("capacity_type", _P, 72), ("cluster_name", _P, 78),
-                 ("disk_size", _P, 85), ("instance_types", _P, 95),
-                 ("launch_template.id", _P, 113), ("launch_template.name", _P, 121),
-                 ("node_group_name", _P, 137), ("node_group_name_prefix", _P, 145),
-                 ("node_role_arn", _P, 167), ("remote_access", _E, 178),
-                 ("remote_access.ec2_ssh_key", _P, 185),
-                 ("remote_access.source_security_group_ids", _P, 190),
-                 ("subnet_ids", _P, 251),
-             )),
+             "b157f5a91d913c2d761542bcceb4b2ff45498850", "pulumi_aws.eks.node_group", (
+                 ("ami_type", _P, 60), ("capacity_type", _P, 71), ("cluster_name", _P, 77),
+                 ("disk_size", _P, 84), ("instance_types", _P, 94),
+                 ("launch_template.id", _P, 112), ("launch_template.name", _P, 120),
+                 ("node_group_name", _P, 136), ("node_group_name_prefix", _P, 144),
+                 ("node_role_arn", _P, 224), ("remote_access", _E, 235),
+                 ("remote_access.ec2_ssh_key", _P, 242),
+                 ("remote_access.source_security_group_ids", _P, 247),
+                 ("subnet_ids", _P, 308),
+             ), repo="ascopes/terraform-provider-aws",
+             note=("fork of hashicorp/terraform-provider-aws; this copy has the inputs "
+                   "hashicorp's copy in the index (@012e0a32f0) lacks and the pin has "
+                   "(update_config.update_strategy, node_repair_config counts and "
+                   "overrides), and marks the same 14 attributes; the pin's "
+                   "warm_pool_config is newer than it (not read)")),
     ReadFile("aws:eks/addon:Addon", "internal/service/eks/addon.go",
              "00a35305dc1b297a6fcdecdfbba33f1e63c3da39", "pulumi_aws.eks.addon",
              (("addon_name", _P, 58), ("cluster_name", _P, 77))),
@@ -755,6 +766,11 @@ AWS_NOT_READ: dict[str, str] = {}
 # Forks a file was read in, and why (its commit is the fork's; that hashicorp holds the
 # same commit was not verified offline).
 AWS_FORKS = {
+    "ascopes/terraform-provider-aws": (
+        "a fork of hashicorp/terraform-provider-aws whose copy of eks/node_group.go "
+        "(@b157f5a91d, 'Copyright IBM Corp. 2014, 2026') is newer than hashicorp's own copy "
+        "in the code index (@012e0a32f0) and has the pinned SDK's update_strategy and "
+        "node repair inputs"),
     "zongruxie4/terraform-provider-aws": (
         "a fork of hashicorp/terraform-provider-aws whose copy of ec2_launch_template.go "
         "(@0f1a8c1727) is newer than hashicorp's own copy in the code index (@c49358f89b, "
@@ -778,6 +794,11 @@ AWS_PIN_EVIDENCE = (
      "nested_virtualization:", f"{_LT_FORK}#L186",
      "aws_launch_template cpu_options.nested_virtualization",
      "v6.33.0 per terraform-aws-modules/terraform-aws-eks issue #3685 (third party)"),
+    ("pulumi_aws/eks/node_group.py", "class NodeGroupArgs:", "warm_pool_config:",
+     "hashicorp/terraform-provider-aws PR #48977 (merged, opened 2026-07-16; not read in "
+     "a file)",
+     "aws_eks_node_group warm pool block",
+     "v6.56.0 per terraform-aws-modules/terraform-aws-eks PR #3750 (third party)"),
 )
 
 

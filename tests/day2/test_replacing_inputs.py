@@ -196,10 +196,13 @@ def test_a_job_template_change_replaces_the_job_but_is_not_expensive() -> None:
 # hashicorp/terraform-provider-aws, read through the code index at the commits cited (the
 # pinned pulumi-aws 7.51.1's upstream commit could not be established offline: the data
 # file's providers.aws.pin_gap):
-# * internal/service/eks/node_group.go @012e0a32f0: L91-97 "instance_types" ForceNew (L95);
-#   L103-132 launch_template: id (L113) and name (L121) ForceNew, version (L125-129) not;
-#   L175-195 remote_access ForceNew on the block (L178) and on both nested attributes;
-#   L220-243 scaling_config without ForceNew; L248-254 subnet_ids ForceNew (L251).
+# * internal/service/eks/node_group.go, read in the fork ascopes/terraform-provider-aws
+#   @b157f5a91d (hashicorp's copy in the index, @012e0a32f0, lacks the pin's update_strategy
+#   and marks the same attributes): L90-96 "instance_types" ForceNew (L94); L102-131
+#   launch_template: id (L112) and name (L120) ForceNew, version (L124-128) not; L232-252
+#   remote_access ForceNew on the block (L235) and on both nested attributes; L277-300
+#   scaling_config without ForceNew; L305-311 subnet_ids ForceNew (L308); L338-370
+#   update_config, its update_strategy (L363-367) without ForceNew.
 # * internal/service/eks/cluster.go @00555dc5b3: L281-286 name ForceNew (L284); L435-439
 #   version without ForceNew; L440-480 vpc_config: subnet_ids (L475-480) without ForceNew
 #   (the hand-written table replaced on vpcConfig.subnetIds; the provider updates it).
@@ -224,16 +227,19 @@ def test_aws_marks_read_from_terraform_provider_aws() -> None:
     assert inputs("aws:ec2/vpc:Vpc")["cidrBlock"] == "prefix"
     sources = {e["input"]: e["source"] for e in data[_NODE_GROUP]["inputs"]}
     assert sources["instanceTypes"] == (
-        "hashicorp/terraform-provider-aws@012e0a32f0:internal/service/eks/node_group.go#L95")
+        "ascopes/terraform-provider-aws@b157f5a91d:internal/service/eks/node_group.go#L94")
+    assert not any(i.startswith("updateConfig") for i in inputs(_NODE_GROUP))
     assert "aws" not in _data()["not_extracted"]
 
 
 def test_aws_verdicts_follow_the_provider() -> None:
-    # A pool's instance types or subnets replace the node group (node_group.go L95, L251) ...
+    # A pool's instance types or subnets replace the node group (node_group.go L94, L308) ...
     assert replacing(_NODE_GROUP, ["instanceTypes[0]", "subnetIds[1]"]) == (
         "instanceTypes[0]", "subnetIds[1]")
-    # ... a new launch template version and the scaling config do not (L125-129, L220-243).
-    assert replacing(_NODE_GROUP, ["launchTemplate.version", "scalingConfig.desiredSize"]) == ()
+    # ... a new launch template version, the scaling config and the update strategy do not
+    # (L124-128, L277-300, L363-367).
+    assert replacing(_NODE_GROUP, ["launchTemplate.version", "scalingConfig.desiredSize",
+                                   "updateConfig.updateStrategy"]) == ()
     # The cluster's subnets are updated in place (cluster.go L475-480, no ForceNew), its
     # Kubernetes version too (L435-439); its name replaces it (L284).
     assert replacing(_EKS, ["vpcConfig.subnetIds[0]", "version"]) == ()
@@ -287,16 +293,21 @@ def test_aws_launch_template_and_egress_rule_marks() -> None:
 def test_aws_pin_lower_bound_is_in_the_pinned_sdk() -> None:
     # pulumi_aws 7.51.1 (the pin, /work/main/.venv): pulumi_aws/ec2/launch_template.py L55
     # LaunchTemplateArgs.secondary_interfaces; pulumi_aws/ec2/_inputs.py L7886
-    # LaunchTemplateCpuOptionsArgs.nested_virtualization. The fork's ec2_launch_template.go
-    # @0f1a8c1727 has them at L987 and L186. Terraform v6.33.0 added them per
-    # terraform-aws-modules/terraform-aws-eks PR #3719 and issue #3685 (third party).
+    # LaunchTemplateCpuOptionsArgs.nested_virtualization; pulumi_aws/eks/node_group.py L45
+    # NodeGroupArgs.warm_pool_config. The fork's ec2_launch_template.go @0f1a8c1727 has the
+    # first two at L987 and L186. Terraform v6.33.0 added them per
+    # terraform-aws-modules/terraform-aws-eks PR #3719 and issue #3685, and v6.56.0 the warm
+    # pool (hashicorp/terraform-provider-aws PR #48977) per its PR #3750 (third party).
     evidence = _data()["providers"]["aws"]["pin_evidence"]
     assert [(e["pinned_sdk"].split(" ", 3)[:3], e["terraform"].rsplit("#", 1)[1])
-            for e in evidence] == [
+            for e in evidence[:2]] == [
         (["pulumi_aws", "7.51.1:", "pulumi_aws/ec2/launch_template.py#L55"], "L987"),
         (["pulumi_aws", "7.51.1:", "pulumi_aws/ec2/_inputs.py#L7886"], "L186"),
     ]
-    assert "v6.33.0 or later" in _data()["providers"]["aws"]["pin_gap"]
+    assert evidence[2]["pinned_sdk"].startswith(
+        "pulumi_aws 7.51.1: pulumi_aws/eks/node_group.py#L45 ")
+    assert "PR #48977" in evidence[2]["terraform"] and "v6.56.0" in evidence[2]["dated_by"]
+    assert "v6.56.0 or later" in _data()["providers"]["aws"]["pin_gap"]
 
 
 def test_a_launch_template_change_is_a_new_version_not_a_replacement() -> None:
