@@ -627,7 +627,13 @@ AWS_FILES = (
                  ("remote_network_config.remote_node_networks.cidrs", _P, 346),
                  ("remote_network_config.remote_pod_networks.cidrs", _P, 369),
                  ("role_arn", _P, 388),
-             ), (("encryption_config", 57), ("compute_config.node_role_arn", 79))),
+             ), (("encryption_config", 57), ("compute_config.node_role_arn", 79)),
+             note=("older than the pin: the pinned SDK's ClusterArgs also has "
+                   "control_plane_scaling_config, default_addons_to_removes, "
+                   "deletion_protection, force_update_version, kube_api_server_config, "
+                   "kube_controller_manager_config and kube_scheduler_config, which this "
+                   "copy lacks and no newer copy in the index was found for (not read); "
+                   "gpu_fabric sets none of them")),
     # Read in a fork: hashicorp's copy in the index (@012e0a32f0) predates inputs the pin
     # has (update_config.update_strategy, node_repair_config's counts and overrides) and
     # marks the same 14 attributes; this copy has them, none ForceNew (update_strategy
