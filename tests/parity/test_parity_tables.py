@@ -168,6 +168,11 @@ def test_every_reference_the_parity_issues_name_has_its_table() -> None:
         "digitalocean/doks-seed", "digitalocean/doks-seed-amd",
         "aws/terraform-aws-eks", "aws/awsome-distributed-training",
         "azure/aks-rdma-infiniband", "oci/oci-hpc-oke",
+        # The seeds (/work/shared/seeds/): gke-nvidia-dra-dranet (gcp-a4, and its test
+        # workload against the acceptance run) and nemo-platform-multinode-networking, one
+        # table per cloud section of it.
+        "gcp/gke-seed", "gcp/gke-seed-nccl-test",
+        "aws/nemo-seed", "azure/nemo-seed", "gcp/nemo-seed", "oci/nemo-seed",
     }
 
 
