@@ -170,9 +170,10 @@ def test_every_reference_the_parity_issues_name_has_its_table() -> None:
         "azure/aks-rdma-infiniband", "oci/oci-hpc-oke",
         # The seeds (/work/shared/seeds/): gke-nvidia-dra-dranet (gcp-a4, and its test
         # workload against the acceptance run) and nemo-platform-multinode-networking, one
-        # table per cloud section of it.
+        # table per cloud section of it; distributed-gpu-cluster-guide (oci:platform).
         "gcp/gke-seed", "gcp/gke-seed-nccl-test",
         "aws/nemo-seed", "azure/nemo-seed", "gcp/nemo-seed", "oci/nemo-seed",
+        "oci/distributed-gpu-cluster-guide",
     }
 
 
@@ -231,3 +232,27 @@ def test_a_row_may_cite_one_of_the_projects_seeds() -> None:
     both = parity.Row("t.yaml", 0, {**seed.data, "source": {
         "seed": "digitalocean-doks-multinode-gpu.md", "path": "a.tf", "line": 1}})
     assert "needs a path (or a seed)" in parity._row_shape_errors(both)[0]
+
+
+def test_a_seed_without_a_repository_may_be_the_reference() -> None:
+    # distributed-gpu-cluster-guide.md is an article: no repo, no commit; its rows cite it.
+    row = {"setting": "s", "reference": "20Gi", "ours": {"type": "t", "name": "n", "input": "i"},
+           "source": {"seed": "distributed-gpu-cluster-guide.md", "line": 38}}
+    ref = {"seed": "distributed-gpu-cluster-guide.md", "title": "t"}
+    assert parity.table_errors({"reference": ref, "stack": "gcp-a4", "settings": [row]},
+                               "t.yaml") == []
+    path_row = {**row, "source": {"path": "a.tf", "line": 1}}
+    other_seed = {**row, "source": {"seed": "gke-nvidia-dra-dranet.md", "line": 1}}
+    for bad in (path_row, other_seed):
+        assert "cite it as source: {seed: distributed-gpu-cluster-guide.md" in "\n".join(
+            parity.table_errors({"reference": ref, "stack": "gcp-a4", "settings": [bad]},
+                                "t.yaml"))
+    with_repo = {**ref, "repo": "a/b", "commit": "1234567"}
+    assert "a seed reference names no repo or commit" in "\n".join(parity.table_errors(
+        {"reference": with_repo, "stack": "gcp-a4", "settings": [row]}, "t.yaml"))
+    unknown = {"seed": "blog.md", "title": "t"}
+    assert "reference.seed 'blog.md' is not one of the project's seeds" in "\n".join(
+        parity.table_errors({"reference": unknown, "stack": "gcp-a4", "settings": [row]},
+                            "t.yaml"))
+    assert "reference.repo" in "\n".join(parity.table_errors(
+        {"reference": {"title": "t"}, "stack": "gcp-a4", "settings": [row]}, "t.yaml"))

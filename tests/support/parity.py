@@ -99,10 +99,17 @@ def table_errors(table: dict[str, Any], name: str) -> list[str]:
     ref = table.get("reference")
     if not isinstance(ref, dict):
         return [*errors, f"{name}: `reference` must be a mapping with repo, commit, title"]
-    if not _REPO.match(str(ref.get("repo", ""))):
-        errors.append(f"{name}: reference.repo {ref.get('repo')!r} is not owner/name")
-    if not _COMMIT.match(str(ref.get("commit", ""))):
-        errors.append(f"{name}: reference.commit {ref.get('commit')!r} is not 7-40 lowercase hex")
+    if "seed" in ref:
+        # A seed that is only an article (distributed-gpu-cluster-guide.md) has no repository
+        # and commit: the table names the seed, and every row cites its lines.
+        errors.extend(_seed_reference_errors(table, ref, name))
+    else:
+        if not _REPO.match(str(ref.get("repo", ""))):
+            errors.append(f"{name}: reference.repo {ref.get('repo')!r} is not owner/name")
+        if not _COMMIT.match(str(ref.get("commit", ""))):
+            errors.append(
+                f"{name}: reference.commit {ref.get('commit')!r} is not 7-40 lowercase hex"
+            )
     if not str(ref.get("title", "")).strip():
         errors.append(f"{name}: reference.title is empty")
     if ("stack" in table) == ("variant" in table):
@@ -126,6 +133,23 @@ def table_errors(table: dict[str, Any], name: str) -> list[str]:
                 Row(name, index, row) if isinstance(row, dict) else Row(name, index, {})
             )
         )
+    return errors
+
+
+def _seed_reference_errors(table: dict[str, Any], ref: dict[str, Any], name: str) -> list[str]:
+    """A reference that is one of the seeds: no repo or commit, and rows citing that seed."""
+    if ref["seed"] not in SEEDS:
+        return [f"{name}: reference.seed {ref['seed']!r} is not one of the project's seeds; "
+                f"valid: {sorted(SEEDS)}"]
+    errors = []
+    if "repo" in ref or "commit" in ref:
+        errors.append(f"{name}: a seed reference names no repo or commit (the seed is the text)")
+    settings = table.get("settings")
+    for index, row in enumerate(settings if isinstance(settings, list) else []):
+        source = row.get("source") if isinstance(row, dict) else None
+        if isinstance(source, dict) and source.get("seed") != ref["seed"]:
+            errors.append(f"{name} settings[{index}]: the table's reference is the seed "
+                          f"{ref['seed']}; cite it as source: {{seed: {ref['seed']}, line: N}}")
     return errors
 
 
