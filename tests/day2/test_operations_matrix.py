@@ -25,8 +25,13 @@ with the same sources; the runbook for each is docs/day2.md):
   refuses it.
 * node_image: GKE image type rolls the pool with surge 0 / unavailable 1 (GKE "manual
   changes that recreate the nodes"); GKE DRA pools refuse a non-COS image; AKS osSKU
-  replaces the pool (azure-native AgentPool osSKU replaceOnChanges, plan_facts); OKE's image
-  reaches new nodes only without node cycling (in place); EKS and DOKS take no node image
+  Ubuntu -> Ubuntu2404 is updated in place (azure-native marks no replacement:
+  managedClusters.json 2025-09-01 gives osSKU no x-ms-mutability and forceNewMap has no
+  osSKU) and AKS moves a pool between Linux OS SKUs by reimaging its nodes through the
+  node image upgrade process (azure-aks-docs@fb060abe upgrade-os-version.md L65-83;
+  azure-docs@12c695d5 tutorial-azure-linux-migration.md "In-place OS SKU migration"):
+  rolling with maxSurge 0 / maxUnavailable 1, one node at a time, no spare capacity; OKE's
+  image reaches new nodes only without node cycling (in place); EKS and DOKS take no node image
   input (None).
 * chart_bump: kyverno 3.6.1 -> 3.6.2 is one Helm release updated in place on every stack.
 * dra_toggle: GKE A3 Ultra / A4 pools replace (networkConfig, gpuDriverVersion: ForceNew,
@@ -118,7 +123,7 @@ EXPECTED: dict[str, dict[str, Any]] = \
                     'k8s_minor': {'cloud': [('azure-ndv4-aks', 'in-place', None, None),
                                             ('azure-ndv4-pool-a100', 'rolling', '1', False)],
                                   'kubernetes': {}},
-                    'node_image': {'cloud': [('azure-ndv4-pool-a100', 'replace', None, None)],
+                    'node_image': {'cloud': [('azure-ndv4-pool-a100', 'rolling', '1', False)],
                                    'kubernetes': {}},
                     'chart_bump': {'cloud': [], 'kubernetes': {'in-place': 1}},
                     'dra_toggle': {'cloud': [('azure-ndv4-pool-a100', 'in-place', None, None)],
@@ -133,7 +138,7 @@ EXPECTED: dict[str, dict[str, Any]] = \
                     'k8s_minor': {'cloud': [('azure-ndv5-aks', 'in-place', None, None),
                                             ('azure-ndv5-pool-h100', 'rolling', '1', False)],
                                   'kubernetes': {}},
-                    'node_image': {'cloud': [('azure-ndv5-pool-h100', 'replace', None, None)],
+                    'node_image': {'cloud': [('azure-ndv5-pool-h100', 'rolling', '1', False)],
                                    'kubernetes': {}},
                     'chart_bump': {'cloud': [], 'kubernetes': {'in-place': 1}},
                     'dra_toggle': {'cloud': [('azure-ndv5-pool-h100', 'in-place', None, None)],

@@ -3,7 +3,8 @@
 Exit codes: 0 ok, 1 the input is invalid (the message names the field and the
 fix), 2 bad command-line usage, 3 the program failed while running, 4 a check
 ran and said no (``nccl-report``: the run failed its verdict; ``diff
---fail-on-replace``: an expensive resource would be replaced).
+--fail-on-replace``: an expensive resource would be replaced, or the cloud
+would refuse a change).
 """
 
 from __future__ import annotations

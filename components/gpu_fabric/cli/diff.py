@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the diff as JSON")
     parser.add_argument(
         "--fail-on-replace", action="store_true",
-        help="exit 4 when an expensive resource (cluster, node pool, network) is replaced",
+        help="exit 4 when an expensive resource (cluster, node pool, network) is replaced, "
+             "or a change would be refused by the cloud (verdict 'refused')",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(run=run)
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**result.to_json(), "charts": charts}, indent=2))
     else:
         print(to_markdown(result) + chart_diff.to_markdown(charts))
-    if args.fail_on_replace and result.replacements:
+    if args.fail_on_replace and (result.replacements or result.refusals):
         return EXIT_REJECTED
     return EXIT_OK
 

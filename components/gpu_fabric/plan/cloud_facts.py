@@ -46,6 +46,24 @@ class NodeUpdate:
 
 
 @dataclass(frozen=True)
+class RefusedInput:
+    """An input the Pulumi provider updates in place (it marks no replacement) that the
+    cloud's API refuses to change on an existing resource: ``pulumi up`` sends the update
+    and fails on that resource, the rest of the stack applied around it (issue 32).
+
+    ``path`` is an input path prefix (as in ``replacing_inputs``); ``reason`` says what
+    the cloud refuses, ``source`` where it says so. ``allowed_between`` is a regular
+    expression: a change whose old and new values both match it is accepted (AKS moves
+    a pool between Linux OS SKUs in place).
+    """
+
+    path: str
+    reason: str
+    source: str
+    allowed_between: str | None = None
+
+
+@dataclass(frozen=True)
 class PlanFacts:
     """One cloud provider's facts, keyed by the provider's own names."""
 
@@ -97,6 +115,9 @@ class PlanFacts:
     control_plane_inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The cloud's section of docs/day2.md ("gke", "eks", ...), prefix of its anchors.
     runbook: str = ""
+    # Type token -> inputs the provider updates in place but the cloud refuses to change
+    # (plan/day2.py gives such a change the verdict "refused").
+    refused_inputs: Mapping[str, tuple[RefusedInput, ...]] = field(default_factory=dict)
     # Type token -> runbook prefix (filled by :func:`every_cloud`).
     runbooks: Mapping[str, str] = field(default_factory=dict)
 
@@ -131,6 +152,7 @@ def every_cloud() -> PlanFacts:
         node_updates={k: v for f in each for k, v in f.node_updates.items()},
         control_plane_inputs={k: v for f in each for k, v in f.control_plane_inputs.items()},
         rolls_through={k: v for f in each for k, v in f.rolls_through.items()},
+        refused_inputs={k: v for f in each for k, v in f.refused_inputs.items()},
         runbooks={k: f.runbook for f in each
-                  for k in (*f.roles, *f.node_updates, *f.rolls_through)},
+                  for k in (*f.roles, *f.node_updates, *f.rolls_through, *f.refused_inputs)},
     )

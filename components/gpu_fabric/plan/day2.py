@@ -11,6 +11,9 @@ will then do to the nodes a training job runs on:
   reservation or Capacity Block has none: the update stalls);
 * ``replace``: the resource is deleted and created again (fixed names delete first,
   see plan/names.py): ``destroys`` says what is lost;
+* ``refused``: the provider sends an in-place update the cloud's API rejects (an AKS
+  pool's OS disk size): ``pulumi up`` fails on the resource and nothing changes on
+  it; the runbook says how to make the change another way (a new pool beside it);
 * ``destroy``: the resource is removed.
 
 The cloud facts (``clouds/<cloud>/plan_facts.py``: ``roles``, ``node_updates``,
@@ -20,11 +23,12 @@ source; this module names no cloud. ``runbook`` points into docs/day2.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_fabric.plan.cloud_facts import NodeUpdate, every_cloud
+from gpu_fabric.plan.cloud_facts import NodeUpdate, RefusedInput, every_cloud
 from gpu_fabric.plan.paths import normalize
 
 RUNBOOK_DOC = "docs/day2.md"
@@ -48,6 +52,7 @@ PODS_REPLACED = {
 # The runbook section a verdict points to, per (role, kind).
 _SECTION = {
     ("pool", "replace"): "replace-a-pool-without-downtime",
+    ("pool", "refused"): "replace-a-pool-without-downtime",
     ("pool", "destroy"): "replace-a-pool-without-downtime",
     ("pool", "rolling"): "roll-node-images",
     ("cluster", "rolling"): "upgrade-kubernetes",
@@ -157,9 +162,33 @@ def _rolling(type_: str, role: str | None, update: NodeUpdate, cause: tuple[str,
         nodes_down=True, note=note, runbook=_runbook(type_, role, "rolling"))
 
 
+def _accepted(rule: RefusedInput, before: Any, after: Any) -> bool:
+    """Whether the cloud accepts this change of ``rule.path`` in place after all."""
+    if rule.allowed_between is None:
+        return False
+    return all(isinstance(v, str) and re.fullmatch(rule.allowed_between, v)
+               for v in (before, after))
+
+
+def _refused(type_: str, paths: Sequence[str],
+             values: Sequence[tuple[Any, Any]]) -> list[tuple[str, RefusedInput]]:
+    """The changed ``paths`` the cloud refuses to update in place, with the rule."""
+    rules = every_cloud().refused_inputs.get(type_, ())
+    hits = []
+    for i, path in enumerate(paths):
+        before, after = values[i] if i < len(values) else (None, None)
+        for rule in rules:
+            if _matches(path, (rule.path,)) and not _accepted(rule, before, after):
+                hits.append((path, rule))
+                break
+    return hits
+
+
 def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequence[str],
-            head_inputs: Mapping[str, Any] | None) -> Verdict:
-    """The verdict of one change of :func:`gpu_fabric.plan.diff.diff_plans`."""
+            head_inputs: Mapping[str, Any] | None,
+            values: Sequence[tuple[Any, Any]] = ()) -> Verdict:
+    """The verdict of one change of :func:`gpu_fabric.plan.diff.diff_plans`
+    (``values``: (before, after) per entry of ``paths``)."""
     facts = every_cloud()
     role = facts.roles.get(type_)
     if action == "add":
@@ -173,6 +202,14 @@ def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequ
                        destroys=DESTROYS.get(role or "", "the resource (created again)"),
                        nodes_down=role in ("pool", "cluster", "network"),
                        runbook=_runbook(type_, role, "replace"))
+    refused = _refused(type_, paths, values)
+    if refused:
+        reasons = dict.fromkeys(f"{rule.reason} ({rule.source})" for _, rule in refused)
+        return Verdict(
+            "refused", tuple(p for p, _ in refused),
+            note="the provider updates it in place and the cloud rejects the update, so "
+                 "`pulumi up` fails on this resource: " + "; ".join(reasons),
+            runbook=_runbook(type_, role, "refused"))
     inputs = head_inputs or {}
     update = facts.node_updates.get(type_)
     if update is not None:

@@ -97,6 +97,12 @@ class PlanDiff:
             if c.expensive and (c.action == "replace" or c.action == "remove")
         ]
 
+    @property
+    def refusals(self) -> list[ResourceChange]:
+        """Updates the cloud refuses in place (verdict ``refused``): ``pulumi up`` would
+        fail on these resources (clouds/<cloud>/plan_facts.py ``refused_inputs``)."""
+        return [c for c in self.changes if c.verdict is not None and c.verdict.kind == "refused"]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "base": self.base_stack,
@@ -232,7 +238,7 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
             values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
             result.changes.append(ResourceChange(
                 action, urn, res["type"], res["name"], paths, forced, values,
-                verdict(action, res["type"], paths, forced, new)))
+                verdict(action, res["type"], paths, forced, new, values)))
     for urn, res in before.items():
         if urn not in after:
             result.changes.append(ResourceChange(
@@ -285,7 +291,13 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
         lines.append(
             f"> **Warning**: `{change.name}` ({change.type}) would be destroyed: {why}"
         )
-    if diff.replacements:
+    for change in diff.refusals:
+        why = ", ".join(f"`{p}`" for p in change.verdict.cause) if change.verdict else ""
+        lines.append(
+            f"> **Warning**: `{change.name}` ({change.type}) cannot be updated in place: "
+            f"the cloud refuses a change of {why}"
+        )
+    if diff.replacements or diff.refusals:
         lines.append("")
     lines.extend(_day2_lines(diff))
     lines.append("| action | type | name | changed inputs |")
@@ -301,7 +313,7 @@ def to_markdown(diff: PlanDiff, max_paths: int = 6) -> str:
             shown.append(label)
         if len(change.paths) > max_paths:
             shown.append(f"... {len(change.paths) - max_paths} more")
-        flag = " :warning:" if change in diff.replacements else ""
+        flag = " :warning:" if change in diff.replacements or change in diff.refusals else ""
         lines.append(
             f"| {_ICONS[change.action]}{flag} | `{change.type}` | `{change.name}` | "
             f"{', '.join(shown)} |"
