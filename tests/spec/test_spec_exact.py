@@ -19,6 +19,12 @@ Sources of the literal facts:
 - DRA API levels: resource.k8s.io/v1 is GA in Kubernetes 1.34, v1beta1 from 1.32
   (kubernetes.io "Dynamic Resource Allocation");
 - sizes: nccl-tests reads -b/-e with binary K/M/G (nccl-tests src/common.cu parsesize).
+- /dev/shm sizes: Kubernetes quantities, kubernetes/apimachinery pkg/api/resource/quantity.go
+  at 357557a670d84c30ef3b5355f02c11d8aba5a941 ("<binarySI> ::= Ki | Mi | Gi | Ti | Pi | Ei");
+  machine memory: the catalog's host_memory_gib (p5.48xlarge 2048 GiB, karpenter-provider-aws
+  instance-types.md 1d92708 "instance-memory 2097152" MiB; a4-highgpu-8g 3968 GiB,
+  GoogleCloudPlatform/cluster-autoscaler deprecated_machine_types_config.go 7d25050
+  NewMachineTypeInfo("a4-highgpu-8g", 224, 3968); OCI shapes: no figure).
 """
 
 from __future__ import annotations
@@ -298,6 +304,62 @@ def test_fabric_nics_must_match_the_catalog() -> None:
     assert problems(pool_data("aws", fabric_nics=8)) == [
         "node_pools[0].fabric_nics: fabric_nics 8 does not match p5.48xlarge, which has 32 "
         "fabric NICs; remove it or set 32 (got 8)"
+    ]
+
+
+SHM_SHAPE = ("is not a Kubernetes binary quantity: a whole number followed by Ki, Mi, Gi or "
+             "Ti, e.g. 250Gi")
+
+
+def test_shm_size_defaults_to_64gi_and_takes_a_binary_quantity() -> None:
+    assert load_spec(pool_data("aws")).node_pools[0].shm_size == "64Gi"
+    assert load_spec(pool_data("aws", shm_size="250Gi")).node_pools[0].shm_size == "250Gi"
+    assert load_spec(pool_data("aws", shm_size="1Ki")).node_pools[0].shm_size == "1Ki"
+    assert load_spec(pool_data("aws", shm_size="512Mi")).node_pools[0].shm_size == "512Mi"
+
+
+@pytest.mark.parametrize("value", ["250GB", "250G", "250gi", "1.5Ti", "-1Gi", "250",
+                                   "1Pi", "Gi", "250 Gi", "\u0662\u0665\u0660Gi"])
+def test_shm_size_that_is_no_binary_quantity_is_refused(value: str) -> None:
+    assert problems(pool_data("aws", shm_size=value)) == [
+        f"node_pools[0].shm_size: shm_size '{value}' {SHM_SHAPE} (got '{value}')"
+    ]
+
+
+def test_shm_size_written_as_a_number_is_refused_with_the_shape() -> None:
+    assert problems(pool_data("aws", shm_size=250)) == [
+        f"node_pools[0].shm_size: shm_size 250 {SHM_SHAPE} (got 250)"
+    ]
+
+
+def test_shm_size_of_zero_is_refused() -> None:
+    assert problems(pool_data("aws", shm_size="0Gi")) == [
+        "node_pools[0].shm_size: shm_size '0Gi' must be above zero, e.g. 64Gi (got '0Gi')"
+    ]
+
+
+def test_shm_size_is_at_most_the_machines_memory() -> None:
+    """p5.48xlarge: 2048 GiB; a4-highgpu-8g: 3968 GiB (catalog host_memory_gib)."""
+    assert load_spec(pool_data("aws", shm_size="2048Gi")).node_pools[0].shm_size == "2048Gi"
+    assert load_spec(pool_data("aws", shm_size="2Ti")).node_pools[0].shm_size == "2Ti"
+    assert problems(pool_data("aws", shm_size="2049Gi")) == [
+        "node_pools[0].shm_size: shm_size 2049Gi is more than the 2048Gi of memory of "
+        "p5.48xlarge; the memory-backed /dev/shm is charged to the pod's memory: set at "
+        "most 2048Gi (got '2049Gi')"
+    ]
+    assert load_spec(pool_data("gcp", shm_size="3968Gi")).node_pools[0].shm_size == "3968Gi"
+    assert problems(pool_data("gcp", shm_size="4Ti")) == [
+        "node_pools[0].shm_size: shm_size 4Ti is more than the 3968Gi of memory of "
+        "a4-highgpu-8g; the memory-backed /dev/shm is charged to the pod's memory: set at "
+        "most 3968Gi (got '4Ti')"
+    ]
+
+
+def test_shm_size_without_a_memory_figure_gets_the_quantity_check_only() -> None:
+    """The catalog has no host memory for OCI's BM.GPU.H100.8 (None)."""
+    assert load_spec(pool_data("oci", shm_size="64Ti")).node_pools[0].shm_size == "64Ti"
+    assert problems(pool_data("oci", shm_size="64TB")) == [
+        f"node_pools[0].shm_size: shm_size '64TB' {SHM_SHAPE} (got '64TB')"
     ]
 
 

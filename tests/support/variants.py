@@ -30,8 +30,13 @@ GB200 = {"gcp": "a4x-highgpu-4g", "aws": "p6e-gb200.36xlarge",
 
 
 def _platform(cloud: str) -> dict[str, Any]:
-    return spec_dict(cloud, tenancy={"teams": TEAMS}, acceptance=ON,
+    data = spec_dict(cloud, tenancy={"teams": TEAMS}, acceptance=ON,
                      addons={"prometheus": ON, "jobset": ON})
+    if cloud == "gcp":
+        # The gke-nvidia-dra-dranet seed's /dev/shm (line 383), as gcp-a4 sets it: the
+        # acceptance StatefulSet tests/data/parity/gcp/gke-seed-nccl-test.yaml compares.
+        data["node_pools"][0]["shm_size"] = "250Gi"
+    return data
 
 
 def _variants() -> dict[str, dict[str, Any]]:

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from gpu_fabric.catalog import Cloud, FabricKind, Machine
+from gpu_fabric.spec.pools import DEFAULT_SHM_SIZE
 
 if TYPE_CHECKING:
     from gpu_fabric.fabric.plugins import LayerPlugins
@@ -194,7 +195,9 @@ class FabricDescription:
     ipam: str | None = None
     host_paths: Mapping[str, str] = field(default_factory=dict)  # host path -> pod mount path
     needs_nccl_installer: bool = False
-    shm_size: str = "64Gi"
+    # The memory-backed /dev/shm of every fabric pod (emptyDir sizeLimit): the pool's
+    # ``shm_size`` (:func:`describe_cluster`).
+    shm_size: str = DEFAULT_SHM_SIZE
     # Full-node amounts, scaled with the pod's GPU share by the pod fragment:
     # 2 MiB hugepages (requests == limits), and a memory *request* (no limit) that
     # hugepages need (the API server refuses hugepages without a cpu or memory entry).
@@ -268,7 +271,8 @@ def describe_cluster(
     """One description per GPU pool, keyed by pool name, in spec order.
 
     The cloud checks the spec and describes each pool; the layers above the
-    fabric add node labels (MIG) that the spec's own pool labels still override.
+    fabric add node labels (MIG) that the spec's own pool labels still override; the
+    pool's ``shm_size`` sizes its pods' /dev/shm.
     """
     from gpu_fabric.fabric.plugins import installed
 
@@ -295,6 +299,7 @@ def describe_cluster(
             fabric,
             node_labels=labels,
             node_selector=selector,
+            shm_size=pool.shm_size,
             claim_prefix=(f"{pool.name}-" if fabric.uses_dra and pool.name != unprefixed
                           else ""),
         )

@@ -17,8 +17,11 @@ from gpu_fabric.clouds.registry import provider_for
 from gpu_fabric.spec import values
 from gpu_fabric.spec.base import SpecModel, _ctx_cloud, _dns_label, _fail
 
-
 # -- node pools ------------------------------------------------------------------
+# /dev/shm of a fabric pod when the pool sets none (the size fabric pods always had).
+DEFAULT_SHM_SIZE = "64Gi"
+
+
 class TaintSpec(SpecModel):
     key: str
     value: str = ""
@@ -135,6 +138,15 @@ class GpuNodePoolSpec(SpecModel):
         description="Node image: GCP image_type, AWS ami_type, Azure os_sku, OCI image OCID",
     )
     mig: MigSpec | None = None
+    shm_size: str = Field(
+        default=DEFAULT_SHM_SIZE,
+        description="Size of the memory-backed /dev/shm (emptyDir medium Memory, sizeLimit) "
+        "every fabric pod of the pool gets (the injection policy, the pod fragment, the NCCL "
+        "acceptance pods): a Kubernetes binary quantity, a whole number of Ki, Mi, Gi or Ti "
+        "above zero, at most the machine's memory where the catalog knows it. The tmpfs is "
+        "charged to the pod's memory: nothing here sets a memory limit on fabric pods; where "
+        "a job sets limits, /dev/shm is capped at the sum of its containers' memory limits",
+    )
 
     @field_validator("name")
     @classmethod
@@ -150,6 +162,19 @@ class GpuNodePoolSpec(SpecModel):
     @classmethod
     def _labels(cls, value: dict[str, str]) -> dict[str, str]:
         return _node_labels(value)
+
+    @field_validator("shm_size", mode="before")
+    @classmethod
+    def _shm_size_text(cls, value: object) -> object:
+        if not isinstance(value, str):  # `shm_size: 250` in YAML: say what is valid
+            raise _fail("shm_size", "shm_size {v} {p}", v=str(value),
+                        p=values.binary_quantity(str(value)), got=value)
+        return value
+
+    @field_validator("shm_size")
+    @classmethod
+    def _shm_size(cls, value: str) -> str:
+        return _shm_quantity(value)
 
     @field_validator("taints")
     @classmethod
@@ -181,6 +206,15 @@ def _machine_type(value: str, cloud: Cloud | None) -> str:
             catalog.get_machine(value, cloud)
         except catalog.UnknownMachineError as exc:
             raise _fail("machine_type", str(exc)) from None
+    return value
+
+
+def _shm_quantity(value: str) -> str:
+    """A memory size Kubernetes reads as an emptyDir ``sizeLimit`` (the machine's memory
+    bound is checked with the machine, :func:`_check_shm_fits`)."""
+    problem = values.binary_quantity(value)
+    if problem:
+        raise _fail("shm_size", "shm_size '{v}' {p}", v=value, p=problem, got=value)
     return value
 
 
@@ -271,6 +305,7 @@ def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
                     "or set gpu_taint: false",
                     k=t.key, e=t.effect, at=f"taints[{i}]", got=t.key,
                 )
+    _check_shm_fits(pool, machine)
     if pool.mig is not None:
         profiles = machine.gpu.mig_profiles
         if not profiles:
@@ -287,6 +322,23 @@ def _check_pool(pool: GpuNodePoolSpec, cloud: Cloud | None) -> None:
                 p=pool.mig.profile, gpu=machine.gpu.model, valid=", ".join(profiles),
                 at="mig.profile", got=pool.mig.profile,
             )
+
+
+def _check_shm_fits(pool: GpuNodePoolSpec, machine: Machine) -> None:
+    """/dev/shm no larger than the machine's memory, where the catalog knows it: the tmpfs
+    is charged to the pod's memory, so a larger one can never be filled (no figure: the
+    quantity check alone)."""
+    memory = machine.host_memory_gib
+    if memory is None or values.binary_quantity(pool.shm_size):
+        return
+    if values.binary_quantity_bytes(pool.shm_size) > memory * values.BINARY_UNITS["Gi"]:
+        raise _fail(
+            "shm_size",
+            "shm_size {v} is more than the {mem}Gi of memory of {m}; the memory-backed "
+            "/dev/shm is charged to the pod's memory: set at most {mem}Gi",
+            v=pool.shm_size, mem=memory, m=machine.name,
+            at="shm_size", got=pool.shm_size,
+        )
 
 
 class SystemPoolSpec(SpecModel):

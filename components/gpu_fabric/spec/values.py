@@ -190,6 +190,36 @@ def first_problem(
     return None
 
 
+# -- memory quantities ------------------------------------------------------------------
+# kubernetes/apimachinery pkg/api/resource/quantity.go at
+# 357557a670d84c30ef3b5355f02c11d8aba5a941: "<binarySI> ::= Ki | Mi | Gi | Ti | Pi | Ei"
+# after a number. A whole number of Ki..Ti is what a memory size is written as here
+# (Pi and Ei exceed every machine; decimal suffixes and fractions read as bytes the
+# reader has to convert).
+_BINARY_QUANTITY = re.compile(r"([0-9]+)(Ki|Mi|Gi|Ti)\Z", re.ASCII)
+BINARY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+
+
+def binary_quantity(value: str) -> str | None:
+    """Why ``value`` is not a memory size above zero written as a whole number of Ki, Mi,
+    Gi or Ti, or None."""
+    m = _BINARY_QUANTITY.fullmatch(value)
+    if m is None:
+        return ("is not a Kubernetes binary quantity: a whole number followed by Ki, Mi, "
+                "Gi or Ti, e.g. 250Gi")
+    if int(m.group(1)) == 0:
+        return "must be above zero, e.g. 64Gi"
+    return None
+
+
+def binary_quantity_bytes(value: str) -> int:
+    """Bytes of a quantity :func:`binary_quantity` accepts ('250Gi' -> 250 x 2**30)."""
+    m = _BINARY_QUANTITY.fullmatch(value)
+    if m is None:
+        raise ValueError(f"not a binary quantity: {value!r}")
+    return int(m.group(1)) * BINARY_UNITS[m.group(2)]
+
+
 # -- shell ------------------------------------------------------------------------------
 def shell_quote(value: str) -> str:
     """``value`` as one single-quoted shell word, whatever it holds.
