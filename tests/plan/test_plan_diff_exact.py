@@ -396,3 +396,26 @@ def test_plans_of_two_stacks_are_named_in_a_note() -> None:
     renamed = {"stack": "head", "resources": [
         {"urn": f"urn:pulumi:base::p::{NS}::other", "type": NS, "name": "other"}]}
     assert diff_plans(base, renamed).other_stacks is None
+
+
+def test_replace_on_changes_is_read_per_resource() -> None:
+    # pulumi.com/docs/iac/concepts/options/replaceonchanges: a change at or below a listed
+    # path replaces the resource, whatever its provider marks; only that resource's.
+    def plan(disk: int, option: list[str] | None) -> dict:
+        res = _r(CM, "pool", {"disk": disk, "count": 1, "diskx": 1})
+        if option is not None:
+            res["options"] = {"replace_on_changes": option}
+        return {"stack": "s", "resources": [res]}
+
+    (change,) = diff_plans(plan(1, ["disk"]), plan(2, ["disk"])).changes
+    assert (change.action, change.replacing_paths) == ("replace", ("disk",))
+    (change,) = diff_plans(plan(1, None), plan(2, None)).changes
+    assert (change.action, change.replacing_paths) == ("update", ())
+    # The head plan's option counts (the program being applied), and only whole
+    # segments match ("disk" is not "diskx").
+    (change,) = diff_plans(plan(1, None), plan(2, ["disk"])).changes
+    assert change.action == "replace"
+    base, head = plan(1, ["disk"]), plan(1, ["disk"])
+    head["resources"][0]["inputs"]["diskx"] = 2
+    (change,) = diff_plans(base, head).changes
+    assert (change.action, change.replacing_paths) == ("update", ())

@@ -49,6 +49,17 @@ def ignored_paths(resource: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(p) for p in options.get("ignore_changes") or ())
 
 
+def replace_on_changes(resource: Mapping[str, Any]) -> tuple[str, ...]:
+    """The input paths a planned resource registers with ``replace_on_changes`` (its
+    ``options`` in ``plan --json``): Pulumi replaces the resource when one of them
+    changes, whatever the provider marks (pulumi.com/docs/iac/concepts/options/
+    replaceonchanges). The program's own option, so the diff reads it per resource."""
+    options = resource.get("options")
+    if not isinstance(options, Mapping):
+        return ()
+    return tuple(str(p) for p in options.get("replace_on_changes") or ())
+
+
 def _ignored(ignored: Iterable[str], path: str) -> bool:
     """Whether ``path`` is one of the ``ignored`` paths or below one (list indices
     match any index, as Pulumi's ``a[*]``)."""
@@ -233,7 +244,9 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
         ignored = ignored_paths(res)
         paths = tuple(p for p in changed_paths(old, new) if not _ignored(ignored, p))
         if paths:
-            forced = replacing(res["type"], paths)
+            own = replace_on_changes(res)
+            forced = tuple(p for p in paths
+                           if p in replacing(res["type"], paths) or _ignored(own, p))
             action = "replace" if forced else "update"
             values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
             result.changes.append(ResourceChange(

@@ -39,7 +39,9 @@ written from them, not from clouds/azure/plan_facts.py):
 
 from __future__ import annotations
 
+import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -195,3 +197,35 @@ def test_a_linux_os_sku_change_does_not_trip_fail_on_replace(tmp_path, capsys) -
     assert main(["diff", "--base", str(tmp_path / "b.json"), "--head",
                  str(tmp_path / "h.json"), "--fail-on-replace", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["changes"][0]["verdict"]["kind"] == "rolling"
+
+
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "azure-ndv5" / "plan.json"
+
+
+def test_our_gpu_pool_replaces_what_aks_refuses() -> None:
+    """The library's AKS pools register the always-refused inputs with
+    ``replace_on_changes`` (azurerm creates the pool anew for the same inputs, TF L951-967),
+    so `pulumi up` replaces the pool (deleting first: fixed name) instead of sending an
+    update AKS rejects half-way through. The OS SKU is not among them (Linux SKUs move in
+    place, upgrade-os-version.md L65-83)."""
+    plan = json.loads(GOLDEN.read_text())
+    (pool,) = [r for r in plan["resources"] if r["type"] == POOL]
+    assert pool["options"]["replace_on_changes"] == [
+        "osDiskSizeGB", "availabilityZones", "gpuProfile", "vnetSubnetID", "podSubnetID",
+        "osType"]
+    assert pool["options"]["delete_before_replace"] is True
+    head = copy.deepcopy(plan)
+    (changed,) = [r for r in head["resources"] if r["type"] == POOL]
+    changed["inputs"]["osDiskSizeGB"] = 1024
+    (change,) = diff_plans(plan, head).changes
+    assert (change.action, change.replacing_paths) == ("replace", ("osDiskSizeGB",))
+    assert change.verdict is not None
+    assert (change.verdict.kind, change.verdict.nodes_down, change.verdict.runbook) == (
+        "replace", True, RUNBOOK)
+    # A count change beside it is carried by the replacement; alone it is in place.
+    changed["inputs"]["count"] = 3
+    (change,) = diff_plans(plan, head).changes
+    assert change.replacing_paths == ("osDiskSizeGB",)
+    del changed["inputs"]["osDiskSizeGB"]
+    changed["inputs"]["count"] = pool["inputs"]["count"] + 1
+    assert [c.action for c in diff_plans(plan, head).changes] == ["update"]

@@ -36,6 +36,7 @@ from pulumi_azure_native import containerservice
 from gpu_fabric.catalog import GpuVendor
 from gpu_fabric.clouds.azure.layout import NetworkLayout, pool_layout
 from gpu_fabric.clouds.azure.network import VnetInfo, create_vnet
+from gpu_fabric.clouds.azure.plan_facts import AGENT_POOL_REPLACE_ON_CHANGES
 from gpu_fabric.clouds.blocks import ExistingCluster, moved_child_opts
 from gpu_fabric.fabric.derive import vf_topology_policy
 from gpu_fabric.fabric.description import FabricDescription
@@ -197,6 +198,8 @@ class AzureNdAgentPool(pulumi.ComponentResource):
             ),
             tags={**args.tags, "gpufabric-pool": pool.name},
             # Fixed agent_pool_name: a replacement deletes first (plan_facts UNIQUE_NAMES).
-            opts=child(depends_on=list(args.depends_on), delete_before_replace=True),
+            # Inputs AKS cannot change on a pool replace it rather than fail the update.
+            opts=child(depends_on=list(args.depends_on), delete_before_replace=True,
+                       replace_on_changes=list(AGENT_POOL_REPLACE_ON_CHANGES)),
         )
         self.register_outputs({"agent_pool": self.agent_pool.name})

@@ -74,6 +74,14 @@ AGENT_POOL_REFUSED = (
         allowed_between=r"Ubuntu\d*|AzureLinux\d*|AzureContainerLinux|CBLMariner"),
 )
 
+# The refused inputs AKS never changes in place: the agent pool registers them with
+# ``replace_on_changes`` (clouds/azure/blocks.py), so a change replaces the pool (it
+# deletes first: fixed name) instead of failing half-way through ``pulumi up``. This is
+# what azurerm does for the same inputs (TF L951-967: the pool is created anew). The
+# OS SKU stays a refusal: between Linux SKUs AKS moves it in place.
+AGENT_POOL_REPLACE_ON_CHANGES = tuple(
+    r.path for r in AGENT_POOL_REFUSED if r.allowed_between is None)
+
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
         "azure-native:containerservice:ManagedCluster": (
