@@ -30,7 +30,14 @@ Rules of terraform-plugin-sdk v2 ``schemaMap.diff`` the extraction follows:
   a different length: the plan diff reports the block's own path then);
 * nested attributes are followed into ``Elem: &schema.Resource{Schema: ...}`` and into
   schema helpers (``"node_config": schemaNodeConfig()``, ``Schema: nodePoolSchema(..)``,
-  ``MergeSchemas(schemaNodePool, ...)``) defined in the listed files.
+  ``MergeSchemas(schemaNodePool, ...)``, every argument of a one-line ``MergeSchemas``)
+  defined in the listed files;
+* a schema built by a shared function from its caller's argument is followed through
+  the call: a call spanning lines (``tpgiamresource.ResourceIamMember(`` then one argument
+  a line) binds the callee's parameters, in order, to the bare identifiers passed, so
+  ``MergeSchemas(IamMemberBaseSchema, parentSpecificSchema)`` in the callee reads the
+  caller's ``IamProjectSchema`` (google_project_iam_member); an argument that is not a
+  bare identifier, or spans lines, binds nothing.
 
 ``CustomizeDiff`` functions may force a replacement on a condition (``d.ForceNew("x")``);
 those are listed under ``conditional`` with their line, not in the table (the condition is
@@ -178,9 +185,27 @@ PROVIDERS = (
             Resource("gcp:compute/subnetwork:Subnetwork",
                      "google-beta/services/compute/resource_compute_subnetwork.go",
                      "ResourceComputeSubnetwork", "pulumi_gcp.compute.subnetwork"),
+            Resource("gcp:compute/firewall:Firewall",
+                     "google-beta/services/compute/resource_compute_firewall.go",
+                     "ResourceComputeFirewall", "pulumi_gcp.compute.firewall"),
+            Resource("gcp:compute/router:Router",
+                     "google-beta/services/compute/resource_compute_router.go",
+                     "ResourceComputeRouter", "pulumi_gcp.compute.router"),
+            Resource("gcp:compute/routerNat:RouterNat",
+                     "google-beta/services/compute/resource_compute_router_nat.go",
+                     "ResourceComputeRouterNat", "pulumi_gcp.compute.router_nat"),
+            # google_project_iam_member: ResourceIamMember(IamProjectSchema, ...) merges
+            # the IAM framework's member schema with the project's (a bound argument).
+            Resource("gcp:projects/iAMMember:IAMMember",
+                     "google-beta/services/resourcemanager/iam_project.go",
+                     "ProjectIamMemberResource", "pulumi_gcp.projects.iam_member"),
+            Resource("gcp:serviceaccount/account:Account",
+                     "google-beta/services/resourcemanager/resource_google_service_account.go",
+                     "ResourceGoogleServiceAccount", "pulumi_gcp.serviceaccount.account"),
         ),
         helpers=("google-beta/services/container/node_config.go",
-                 "google-beta/services/container/resource_container_node_pool.go"),
+                 "google-beta/services/container/resource_container_node_pool.go",
+                 "google-beta/tpgiamresource/resource_iam_member.go"),
         tf_ref="93c65b2d60fea598528f2769b5b09de856f8cb8c",
         tf_ref_note=("the head of main and of release-8.0.0 (one commit): 34 commits after "
                      "v7.45.0, after the major release 8.0.0 was merged (c48a71b06b); the "
@@ -232,6 +257,21 @@ PROVIDERS = (
             Resource("oci:Core/computeCluster:ComputeCluster",
                      "internal/service/core/core_compute_cluster_resource.go",
                      "CoreComputeClusterResource", "pulumi_oci.core.compute_cluster"),
+            Resource("oci:Core/natGateway:NatGateway",
+                     "internal/service/core/core_nat_gateway_resource.go",
+                     "CoreNatGatewayResource", "pulumi_oci.core.nat_gateway"),
+            Resource("oci:Core/routeTable:RouteTable",
+                     "internal/service/core/core_route_table_resource.go",
+                     "CoreRouteTableResource", "pulumi_oci.core.route_table"),
+            Resource("oci:Core/securityList:SecurityList",
+                     "internal/service/core/core_security_list_resource.go",
+                     "CoreSecurityListResource", "pulumi_oci.core.security_list"),
+            Resource("oci:Core/serviceGateway:ServiceGateway",
+                     "internal/service/core/core_service_gateway_resource.go",
+                     "CoreServiceGatewayResource", "pulumi_oci.core.service_gateway"),
+            Resource("oci:Identity/policy:Policy",
+                     "internal/service/identity/identity_policy_resource.go",
+                     "IdentityPolicyResource", "pulumi_oci.identity.policy"),
         ),
         tf_ref="v8.28.0",
         tf_ref_note="the mirror's newest tag, its master branch's head",
@@ -272,6 +312,10 @@ _KEY_LINE = re.compile(r'^\s*"([a-z0-9_]+)":\s*(?:&schema\.Schema)?\{(.*)\},?\s*
 _KEY_REF = re.compile(r'^\s*"([a-z0-9_]+)":\s*([A-Za-z_][\w.]*)(\(.*\))?,\s*$')
 _SCHEMA_REF = re.compile(r'\bSchema:\s*([A-Za-z_][\w.]*)(\(|,|\s*$)')
 _MERGE_REF = re.compile(r'MergeSchemas\(\s*([A-Za-z_]\w*)')
+_MERGE_ALL = re.compile(r'MergeSchemas\(([\w\s.,]*)\)')
+_CALL_OPEN = re.compile(r'(?:^|[\s=(])([A-Za-z_][\w.]*)\(\s*$')
+_CALL_ARG = re.compile(r'^\s*(.+?),\s*$')
+_IDENT = re.compile(r'[A-Za-z_]\w*')
 _DEF = re.compile(r'^(?:func(?:\s*\([^)]*\))?\s+([A-Za-z_]\w*)\s*\(|var\s+([A-Za-z_]\w*)\s*=)')
 _CUSTOM_FORCE = re.compile(r'(?:\.ForceNew|ForceNewIfChange|ForceNewIf)\(\s*"([a-z0-9_.]+)"')
 
@@ -292,6 +336,19 @@ class Definition:
     attrs: list[_Attr] = field(default_factory=list)
     refs: list[tuple[tuple[str, ...], str, int]] = field(default_factory=list)
     conditional: list[tuple[str, int]] = field(default_factory=list)
+    params: tuple[str, ...] = ()  # a func's parameter names, in order
+    # calls spanning lines, ``F(\n a,\n b,\n)``: (path, callee, args, line); an argument
+    # that is not a bare identifier is "" (it binds nothing)
+    calls: list[tuple[tuple[str, ...], str, tuple[str, ...], int]] = field(
+        default_factory=list)
+
+
+def _params(line: str) -> tuple[str, ...]:
+    """Parameter names of a one-line ``func Name(a T, b, c U) ...`` signature."""
+    found = re.match(r'^func(?:\s*\([^)]*\))?\s+\w+\s*\(([^)]*)\)', line)
+    if not found or not found.group(1).strip():
+        return ()
+    return tuple(part.split()[0] for part in found.group(1).split(",") if part.split())
 
 
 def parse_go(text: str, path: str) -> dict[str, Definition]:
@@ -302,6 +359,7 @@ def parse_go(text: str, path: str) -> dict[str, Definition]:
     stack: list[_Attr] = []
     in_raw = False
     merging = False
+    call: tuple[tuple[str, ...], str, list[str], int] | None = None
     for number, line in enumerate(text.splitlines(), 1):
         if in_raw:
             if "`" not in line:
@@ -319,7 +377,9 @@ def parse_go(text: str, path: str) -> dict[str, Definition]:
             if found:
                 name = found.group(1) or found.group(2)
                 current = defs.setdefault(name, Definition(name, path))
+                current.params = current.params or _params(line)
                 stack = [_Attr((), 1, number)]
+                call = None
         if current is not None:
             for match in _CUSTOM_FORCE.finditer(line):
                 current.conditional.append((match.group(1), number))
@@ -349,10 +409,27 @@ def parse_go(text: str, path: str) -> dict[str, Definition]:
             if merge_arg and top is not None:
                 current.refs.append((top.path, merge_arg.group(1), number))
             if top is not None and not key_open:
+                merge_all = _MERGE_ALL.search(line)
+                merged = [m.strip() for m in merge_all.group(1).split(",")
+                          if _IDENT.fullmatch(m.strip())] if merge_all else []
                 for ref in (*_SCHEMA_REF.finditer(line), *_MERGE_REF.finditer(line)):
                     name = ref.group(1)
                     if name not in ("map", "schema") and not name.startswith("schema."):
                         current.refs.append((top.path, name, number))
+                # every argument of a one-line MergeSchemas(a, b), not only the first
+                current.refs += [(top.path, name, number) for name in merged[1:]]
+            # A call spanning lines: its arguments bind the callee's parameters (a schema
+            # built by a shared function, e.g. ResourceIamMember(IamProjectSchema, ...)).
+            if call is not None:
+                if code.strip().startswith(")"):
+                    current.calls.append((call[0], call[1], tuple(call[2]), call[3]))
+                    call = None
+                elif (arg := _CALL_ARG.match(code)) and code.count("(") == code.count(")"):
+                    call[2].append(arg.group(1) if _IDENT.fullmatch(arg.group(1)) else "")
+                else:  # an argument over several lines: positions unknown, bind nothing
+                    call = None
+            elif top is not None and not merging and (opened_call := _CALL_OPEN.search(code)):
+                call = (top.path, opened_call.group(1), [], number)
         opened = code.count("{")
         closed = code.count("}")
         if current is not None and key_open is not None and stack:
@@ -383,9 +460,12 @@ class Found:
 
 
 def resolve(defs: dict[str, Definition], name: str, prefix: tuple[str, ...] = (),
-            seen: frozenset[str] = frozenset()) -> tuple[list[Found], list[Found]]:
+            seen: frozenset[str] = frozenset(),
+            binds: dict[str, str] | None = None) -> tuple[list[Found], list[Found]]:
     """ForceNew attributes under definition ``name`` (paths prefixed), and the
-    conditional (CustomizeDiff) ones."""
+    conditional (CustomizeDiff) ones. ``binds``: the caller's arguments for ``name``'s
+    parameters (a parameter used as a schema resolves to the argument's definition)."""
+    binds = binds or {}
     if name not in defs or name in seen:
         return [], []
     d = defs[name]
@@ -398,7 +478,17 @@ def resolve(defs: dict[str, Definition], name: str, prefix: tuple[str, ...] = ()
             kind = "exact" if attr.path in blocks else "prefix"
             found.append(Found((*prefix, *attr.path), kind, d.path, attr.force_new))
     for path, ref, _line in d.refs:
-        sub, cond = resolve(defs, ref.split(".")[-1], (*prefix, *path), seen | {name})
+        ref = ref.split(".")[-1]
+        sub, cond = resolve(defs, binds.get(ref, ref), (*prefix, *path), seen | {name})
+        found += sub
+        conditional += cond
+    for path, callee, args, _line in d.calls:
+        callee = callee.split(".")[-1]
+        if callee not in defs:
+            continue
+        bound = {p: binds.get(a, a) for p, a in zip(defs[callee].params, args,
+                                                         strict=False) if a}
+        sub, cond = resolve(defs, callee, (*prefix, *path), seen | {name}, bound)
         found += sub
         conditional += cond
     return found, conditional
