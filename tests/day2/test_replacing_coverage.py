@@ -25,14 +25,9 @@ EXEMPT = ("gpufabric:", "pulumi:providers:", "kubernetes:")
 
 # Types created by committed stacks with no table yet, each with the reason. Remove an
 # entry when its table lands (the test below fails while a listed type is covered).
-_AZURE = ("clouds/azure/plan_facts.py replacing_inputs (main @ c937d2d) has no entry; the "
-          "Azure work of issue 32 adds its id parameters (pulumi-azure-native "
-          "provider/pkg/provider/diff.go: every path parameter of the PUT replaces)")
-NO_TABLE: dict[str, str] = {
-    "azure-native:containerservice:MaintenanceConfiguration": _AZURE,
-    "azure-native:features:SubscriptionFeatureRegistration": _AZURE,
-    "azure-native:network:NetworkSecurityGroup": _AZURE,
-}
+# (The Azure maintenance configuration, feature registration and network security group
+# were listed here until clouds/azure/plan_facts.py gave them their id parameters, 767a751.)
+NO_TABLE: dict[str, str] = {}
 
 
 def _created_types() -> dict[str, list[str]]:
