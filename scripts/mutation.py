@@ -95,6 +95,26 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             # Issue 32/34/36 modules of plan/ (day2, replacing_data, plaintext_secrets,
             # safe_yaml, stackfile, project, collector) and their own tests.
             "tests/plan/test_day2_verdict.py",
+            "tests/plan/test_day2_verdict_settings.py",
+            "tests/plan/test_plan_offline_refusals.py",
+            # docs/day2.md, the runbook every verdict links to (copied: see _config).
+            "tests/day2/test_runbook.py",
+            # replacing_data: the extracted table and its readers (not the ~4 s re-extraction,
+            # test_extraction_is_current_when_the_sources_are_here).
+            "tests/day2/test_replacing_inputs.py::test_bridged_clouds_table_is_the_extraction",
+            "tests/day2/test_replacing_inputs.py::test_every_entry_names_its_source_and_every_provider_its_chain",
+            "tests/day2/test_replacing_inputs.py::test_known_force_new_marks",
+            "tests/day2/test_replacing_inputs.py::test_diff_reads_prefixes_blocks_and_their_ancestors",
+            "tests/day2/test_replacing_inputs.py::test_kubernetes_table_from_pulumi_kubernetes",
+            "tests/day2/test_replacing_inputs.py::test_a_job_template_change_replaces_the_job_but_is_not_expensive",
+            "tests/day2/test_replacing_inputs.py::test_aws_marks_read_from_terraform_provider_aws",
+            "tests/day2/test_replacing_inputs.py::test_aws_verdicts_follow_the_provider",
+            # chart_diff with the real helm: a tiny chart built per test (~0.2 s a render),
+            # and the git-ref reader; not the Kyverno renders of test_chart_diff.py (seconds
+            # each, every mutant of release_changes would run them; make test does).
+            "tests/helm/test_chart_diff_exact.py",
+            "tests/helm/test_chart_diff.py::test_archives_are_read_from_the_git_ref",
+            "tests/helm/test_chart_diff.py::test_unchanged_releases_are_not_listed",
             "tests/clouds/azure/test_azure_replacing_inputs.py",
             "tests/inputs/test_plaintext_secrets.py",
             "tests/inputs/test_types_and_tags.py",
@@ -261,7 +281,11 @@ def _config(module: str) -> dict[str, Any]:
         "do_not_mutate": EXCLUDE.get(module, []),
         "pytest_add_cli_args_test_selection": tests,
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-q"],
-        "also_copy": ["tests/", "pyproject.toml", "policy/", "stacks/", "examples/", "schema/"],
+        # charts/: the vendored archives tests/helm renders with the real helm (found beside
+        # the venv's python, which mutmut's workers share); docs/: the runbook that
+        # tests/day2/test_runbook.py reads (docs/day2.md).
+        "also_copy": ["tests/", "pyproject.toml", "policy/", "stacks/", "examples/", "schema/",
+                      "charts/", "docs/"],
     }
 
 
