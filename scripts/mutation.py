@@ -95,8 +95,12 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             # Issue 32/34/36 modules of plan/ (day2, replacing_data, plaintext_secrets,
             # safe_yaml, stackfile, project, collector) and their own tests.
             "tests/plan/test_day2_verdict.py",
-            "tests/plan/test_day2_verdict_settings.py",
+            "tests/plan/test_day2_verdict_exact.py",
             "tests/plan/test_plan_offline_refusals.py",
+            "tests/plan/test_replace_names_edges.py",
+            "tests/plan/test_stack_file_names.py",
+            "tests/plan/test_replacing_data_readers.py",
+            "tests/plan/test_diff_day2_lines.py",
             # docs/day2.md, the runbook every verdict links to (copied: see _config).
             "tests/day2/test_runbook.py",
             # replacing_data: the extracted table and its readers (not the ~4 s re-extraction,
@@ -115,6 +119,8 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/helm/test_chart_diff_exact.py",
             "tests/helm/test_chart_diff.py::test_archives_are_read_from_the_git_ref",
             "tests/helm/test_chart_diff.py::test_unchanged_releases_are_not_listed",
+            "tests/helm/test_helm_render_functions.py",
+            "tests/helm/test_helm_render_exact.py",
             "tests/clouds/azure/test_azure_replacing_inputs.py",
             "tests/inputs/test_plaintext_secrets.py",
             "tests/inputs/test_types_and_tags.py",

@@ -1,66 +1,33 @@
 """``chart_diff`` on a tiny chart, rendered by the real ``helm``: every entry written out.
 
 tests/helm/test_chart_diff.py renders the vendored Kyverno chart (seconds a render);
-here a two-template chart is built in the test's folder, so each case renders in a
-fraction of a second and every branch of ``release_changes`` / ``to_markdown`` is
-compared whole. The chart layout and ``helm template``'s behaviour are Helm's
+here a two-template chart (tests/support/tiny_chart.py) is written in the test's folder,
+so each case renders in a fraction of a second and every branch of ``release_changes`` /
+``to_markdown`` is compared whole. The chart layout and ``helm template``'s behaviour are Helm's
 (https://helm.sh/docs/topics/charts/: ``Chart.yaml`` with ``apiVersion: v2``, ``name``,
 ``version``; a chart archive holds one top folder named after the chart;
-``{{ if }}`` leaves a template empty, and an empty document is no object).
+``{{ if }}`` leaves a template empty, and an empty document is no object; ``crds/`` is
+rendered unless the release skips CRDs).
 """
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gpu_fabric.plan import chart_diff, helm_render
-from tests.support import helm
+from tests.support import helm, tiny_chart
 
 URN = "urn:pulumi:s::p::kubernetes:helm.sh/v3:Release::tiny"
-CHART = "apiVersion: v2\nname: tiny\nversion: {version}\n"
-CONFIG_MAP = """apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: {{ .Release.Name }}-settings
-  namespace: {{ .Release.Namespace }}
-data:
-  level: {{ .Values.level | quote }}
-"""
-SECRET = """{{- if .Values.token }}
-apiVersion: v1
-kind: Secret
-metadata:
-  name: {{ .Release.Name }}-token
-  namespace: {{ .Release.Namespace }}
-stringData:
-  token: {{ .Values.token | quote }}
-{{- end }}
-"""
-
-
-def _archive(version: str) -> bytes:
-    files = {"Chart.yaml": CHART.format(version=version), "values.yaml": "level: info\n",
-             "templates/settings.yaml": CONFIG_MAP, "templates/token.yaml": SECRET}
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w:gz") as tar:
-        for name, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"tiny/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return out.getvalue()
 
 
 @pytest.fixture
 def charts(tmp_path: Path) -> chart_diff.ArchiveReader:
     (tmp_path / "charts").mkdir()
     for version in ("1.0.0", "1.1.0"):
-        (tmp_path / "charts" / f"tiny-{version}.tgz").write_bytes(_archive(version))
+        (tmp_path / "charts" / f"tiny-{version}.tgz").write_bytes(tiny_chart.archive(version))
     return chart_diff.tree_reader(tmp_path)
 
 
@@ -93,13 +60,17 @@ def test_a_values_change_lists_the_changed_and_added_objects(charts) -> None:
     }]
 
 
+CRD_ADDED = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+             "namespace": "", "name": "widgets.example.org", "change": "added"}
+
+
 def test_a_new_release_adds_every_object_and_a_removed_one_removes_them(charts) -> None:
     added = chart_diff.release_changes(_plan(), _plan(_release(token="t")), charts, charts,
                                        helm.helm())
     assert added == [{
         "urn": URN, "release": "tiny", "chart": "tiny",
         "base_version": None, "head_version": "1.0.0",
-        "objects": [_obj("ConfigMap", "tiny-settings", "added"),
+        "objects": [_obj("ConfigMap", "tiny-settings", "added"), CRD_ADDED,
                     _obj("Secret", "tiny-token", "added")],
     }]
     removed = chart_diff.release_changes(_plan(_release("1.1.0")), _plan(), charts, charts,
@@ -107,7 +78,8 @@ def test_a_new_release_adds_every_object_and_a_removed_one_removes_them(charts) 
     assert removed == [{
         "urn": URN, "release": "tiny", "chart": "tiny",
         "base_version": "1.1.0", "head_version": None,
-        "objects": [_obj("ConfigMap", "tiny-settings", "removed")],
+        "objects": [_obj("ConfigMap", "tiny-settings", "removed"),
+                    {**CRD_ADDED, "change": "removed"}],
     }]
 
 
@@ -202,3 +174,36 @@ def test_markdown_cuts_a_long_list_after_max_objects() -> None:
     assert short[-2:] == ["  - added: ConfigMap team/cm-30", "  - ... and 1 more"]
     exact = chart_diff.to_markdown([{**entry, "objects": objects[:30]}]).splitlines()
     assert exact[-1] == "  - added: ConfigMap team/cm-29"
+
+
+def test_an_object_key_without_fields_is_empty_strings() -> None:
+    # A rendered document may lack apiVersion or metadata (helm prints what the template
+    # gives); the key then holds "" rather than "None".
+    assert helm_render.object_key({"kind": "ConfigMap"}) == ("", "ConfigMap", "", "")
+    assert helm_render.object_key({"apiVersion": "v1", "metadata": {"name": "a"}}) == (
+        "v1", "", "", "a")
+
+
+def test_plans_without_resources_and_a_missing_archive(tmp_path: Path) -> None:
+    here = chart_diff.tree_reader(tmp_path)
+    assert chart_diff.release_changes({}, {}, here, here, helm.helm()) == []
+    assert here("tiny-1.0.0.tgz") is None  # no charts/ folder
+
+
+def test_every_changed_release_is_listed_past_unchanged_and_unrendered_ones(
+        charts, monkeypatch) -> None:
+    def plan(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+        return {"resources": [
+            {"urn": f"{URN}-a", "type": helm_render.RELEASE_TYPE, "inputs": first},
+            {"urn": f"{URN}-b", "type": helm_render.RELEASE_TYPE, "inputs": second}]}
+
+    got = chart_diff.release_changes(plan(_release(), _release(level="a")),
+                                     plan(_release(), _release(level="b")),
+                                     charts, charts, helm.helm())
+    assert [(e["urn"], e["objects"]) for e in got] == [
+        (f"{URN}-b", [_obj("ConfigMap", "tiny-settings", "changed")])]
+    monkeypatch.setattr(helm_render, "find_helm", lambda: None)
+    both = chart_diff.release_changes(plan(_release(level="a"), _release(level="a")),
+                                      plan(_release(level="b"), _release(level="b")),
+                                      charts, charts)
+    assert [e["urn"] for e in both] == [f"{URN}-a", f"{URN}-b"]

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from gpu_fabric.errors import Problem, SpecError
-from gpu_fabric.plan.stackfile import check_file_stack_name
+from gpu_fabric.plan.runner import project_of
+from gpu_fabric.plan.stackfile import StackFile, check_file_stack_name, check_stack_name
 
 RULE = ("which Pulumi refuses: a stack name has 1 to 100 letters, digits, '-', '_' and '.'; "
         "rename the file (Pulumi.<stack>.yaml)")
@@ -50,3 +51,34 @@ def test_long_names_are_cut_at_80_characters_in_the_message() -> None:
 ])
 def test_accepted_names(file_name: str, stack: str) -> None:
     assert check_file_stack_name(Path("/x") / file_name) == stack
+
+
+@pytest.mark.parametrize("name", [".", "..", "a/b"])
+def test_a_stack_name_pulumi_refuses_is_refused_whole(name: str) -> None:
+    with pytest.raises(SpecError) as info:
+        check_stack_name(name)
+    assert info.value.problems == [Problem(
+        "--stack", f"'{name}' is not a stack name: letters, digits, '-', '_' and '.' only "
+                   "(no path separators); a file elsewhere is read with --config FILE")]
+
+
+def test_a_long_stack_name_is_cut_at_80_characters_in_the_message() -> None:
+    with pytest.raises(SpecError) as info:
+        check_stack_name("x" * 101)
+    assert info.value.problems[0].message.startswith(f"'{'x' * 80}' is not a stack name")
+
+
+def test_the_project_of_a_stack_file_is_its_nearest_pulumi_yaml(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    """``pulumi`` takes the project from the nearest Pulumi.yaml above the stack file
+    (https://www.pulumi.com/docs/iac/concepts/projects/project-file/), whatever the
+    working directory is."""
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "Pulumi.yaml").write_text("name: team-training\nruntime: python\n")
+    (tmp_path / "team" / "stacks").mkdir()
+    stack = tmp_path / "team" / "stacks" / "Pulumi.dev.yaml"
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "Pulumi.yaml").write_text("name: other\nruntime: python\n")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert project_of(StackFile("dev", stack, {})) == "team-training"
+    assert project_of(StackFile("dev", None, {})) == "gpu-fabric"

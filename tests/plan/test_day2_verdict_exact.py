@@ -49,3 +49,39 @@ def test_aks_zero_percent_surge_and_zero_unavailable_replace_one_node_at_a_time(
     got = verdict("update", AKS_POOL, ["orchestratorVersion"], [], inputs)
     assert (got.nodes_at_once, got.spare_capacity, got.note) == (
         "1", False, f"surge 0%, unavailable 1; {DRAINED}")
+
+
+# Verdicts per action and role (the roles and runbook prefixes of clouds/gcp/plan_facts.py;
+# the sections of docs/day2.md, checked to exist by tests/day2/test_runbook.py).
+GKE_POOL = "gcp:container/nodePool:NodePool"
+GKE_CLUSTER = "gcp:container/cluster:Cluster"
+POOL_NODES = ("the pool's nodes: the jobs running on them and node-local data "
+              "(local SSDs, emptyDir, hostPath)")
+
+
+def test_removing_a_pool_takes_its_nodes_and_points_to_the_replace_runbook() -> None:
+    assert verdict("remove", GKE_POOL, [], [], None) == Verdict(
+        "destroy", nodes_down=True, destroys=POOL_NODES,
+        runbook="docs/day2.md#gke-replace-a-pool-without-downtime")
+
+
+def test_replacing_a_cluster_takes_every_node_down() -> None:
+    assert verdict("replace", GKE_CLUSTER, ["location"], ["location"], {}) == Verdict(
+        "replace", ("location",), nodes_down=True,
+        destroys="the whole cluster: every node, workload and in-cluster state")
+
+
+def test_a_control_plane_upgrade_says_the_pools_do_not_roll() -> None:
+    got = verdict("update", GKE_CLUSTER, ["minMasterVersion"], [], {})
+    assert got == Verdict(
+        "in-place", ("minMasterVersion",),
+        note="control plane upgraded in place; this input rolls no node (pools roll when "
+             "their own version changes, or by auto-upgrade where it is on)",
+        runbook="docs/day2.md#gke-upgrade-kubernetes")
+
+
+def test_other_in_place_changes_point_to_a_runbook_for_pools_only() -> None:
+    assert verdict("update", GKE_CLUSTER, ["resourceLabels.team"], [], {}) == Verdict(
+        "in-place", ("resourceLabels.team",))
+    assert verdict("update", GKE_POOL, ["nodeCount"], [], {}) == Verdict(
+        "in-place", ("nodeCount",), runbook="docs/day2.md#gke-resize")
