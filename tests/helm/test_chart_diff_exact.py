@@ -146,20 +146,20 @@ def test_markdown_lists_each_release_and_its_objects() -> None:
          "objects": [_obj("ConfigMap", "a", "changed"),
                      {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
                       "namespace": "", "name": "b", "change": "added"}]},
-        {"release": "new", "chart": "tiny", "base_version": None, "head_version": "1.0.0",
-         "objects": []},
         {"release": "old", "chart": "tiny", "base_version": "1.0.0", "head_version": None,
          "not_rendered": "tiny-1.0.0.tgz is not vendored in charts/"},
+        {"release": "new", "chart": "tiny", "base_version": None, "head_version": "1.0.0",
+         "objects": []},
     ]
     assert chart_diff.to_markdown(changes) == (
         "\n### Helm releases: rendered objects that change\n\n"
         "- `kyverno` (kyverno 3.6.1 -> 3.6.1)\n"
         "  - changed: ConfigMap team/a\n"
         "  - added: ClusterRole b\n"
-        "- `new` (tiny (new) -> 1.0.0)\n"
-        "  - no rendered object changes\n"
         "- `old` (tiny 1.0.0 -> (removed))\n"
-        "  - not rendered: tiny-1.0.0.tgz is not vendored in charts/")
+        "  - not rendered: tiny-1.0.0.tgz is not vendored in charts/\n"
+        "- `new` (tiny (new) -> 1.0.0)\n"
+        "  - no rendered object changes")
     assert chart_diff.to_markdown([]) == ""
 
 
