@@ -115,6 +115,12 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/day2/test_replacing_inputs.py::test_a_job_template_change_replaces_the_job_but_is_not_expensive",
             "tests/day2/test_replacing_inputs.py::test_aws_marks_read_from_terraform_provider_aws",
             "tests/day2/test_replacing_inputs.py::test_aws_verdicts_follow_the_provider",
+            "tests/day2/test_replacing_inputs.py::test_aws_launch_template_and_egress_rule_marks",
+            "tests/day2/test_replacing_inputs.py::test_aws_pin_lower_bound_is_in_the_pinned_sdk",
+            "tests/day2/test_replacing_inputs.py::test_a_launch_template_change_is_a_new_version_not_a_replacement",
+            "tests/day2/test_replacing_inputs.py::test_the_node_group_rolls_through_the_new_template_version",
+            "tests/day2/test_replacing_inputs.py::test_an_egress_rule_replaces_only_with_its_security_group",
+            "tests/day2/test_replacing_inputs.py::test_the_project_sets_only_inputs_whose_marks_were_read",
             # chart_diff with the real helm: a tiny chart built per test (~0.2 s a render),
             # and the git-ref reader; not the Kyverno renders of test_chart_diff.py (seconds
             # each, every mutant of release_changes would run them; make test does).
@@ -125,6 +131,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/helm/test_helm_render_functions.py::test_an_oci_chart_is_named_by_its_last_segment",
             "tests/helm/test_helm_render_functions.py::test_a_bare_equals_sign_reads_as_a_string",
             "tests/helm/test_helm_render_functions.py::test_object_changes_lists_added_removed_and_changed_objects_only",
+            "tests/helm/test_helm_render_functions.py::test_a_changed_workload_says_whether_its_pods_are_replaced",
             "tests/helm/test_helm_render_functions.py::test_helm_is_found_through_the_environment_first",
             "tests/helm/test_helm_render_functions.py::test_a_failing_template_raises_with_helms_message",
             "tests/helm/test_helm_render_exact.py",
