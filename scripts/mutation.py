@@ -101,6 +101,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/plan/test_stack_file_names.py",
             "tests/plan/test_replacing_data_readers.py",
             "tests/plan/test_diff_day2_lines.py",
+            "tests/plan/test_diff_stacks_and_refusals.py",
             "tests/plan/test_safe_yaml_and_project_exact.py",
             "tests/inputs/test_plaintext_secrets_exact.py",
             # docs/day2.md, the runbook every verdict links to (copied: see _config).

@@ -207,3 +207,24 @@ def test_every_changed_release_is_listed_past_unchanged_and_unrendered_ones(
                                       plan(_release(level="b"), _release(level="b")),
                                       charts, charts)
     assert [e["urn"] for e in both] == [f"{URN}-a", f"{URN}-b"]
+
+
+def test_markdown_says_what_a_changed_workload_does_to_its_pods() -> None:
+    # A Deployment's rollout is triggered only by a change of .spec.template
+    # (https://kubernetes.io/docs/concepts/workloads/controllers/deployment/
+    # #updating-a-deployment); a DaemonSet runs one pod per node.
+    def changed(kind: str, name: str, **extra: Any) -> dict[str, Any]:
+        return {**_obj(kind, name, "changed"), **extra}
+
+    entry = {"release": "r", "chart": "c", "base_version": "1", "head_version": "1",
+             "objects": [changed("ConfigMap", "cm"),
+                         changed("DaemonSet", "agent", pods_replaced=True),
+                         changed("Deployment", "api", pods_replaced=True),
+                         changed("Deployment", "scaled", pods_replaced=False)]}
+    assert chart_diff.to_markdown([entry]).splitlines()[4:] == [
+        "  - changed: ConfigMap team/cm",
+        "  - changed: DaemonSet team/agent (pod template changed: its pod on every node it "
+        "runs on is replaced)",
+        "  - changed: Deployment team/api (pod template changed: its pods are replaced)",
+        "  - changed: Deployment team/scaled (pod template unchanged: no pod restarts)",
+    ]
