@@ -44,6 +44,14 @@ def test_a_refused_update_warns_with_every_refused_input() -> None:
     assert lines[4] == (
         "> **Warning**: `gpu` (azure-native:containerservice:AgentPool) cannot be updated in "
         "place: the cloud refuses a change of `availabilityZones[0]`, `osDiskSizeGB`")
+    (change,) = diff_plans(base, head).changes
+    assert change.verdict is not None and change.verdict.note is not None
+    assert change.verdict.note.startswith(
+        "the provider updates it in place and the cloud rejects the update, so `pulumi up` "
+        "fails on this resource: AKS cannot change a pool's availability zones after it is "
+        "created")
+    assert "); AKS cannot change a pool's OS disk size after it is created (" in (
+        change.verdict.note)
     assert lines[-1] == (
         "| ~ update :warning: | `azure-native:containerservice:AgentPool` | `gpu` | "
         'availabilityZones[0]: `"1"` → `"2"`, osDiskSizeGB: `128` → `256` |')

@@ -76,3 +76,14 @@ def test_kubernetes_kinds_replace_on_their_name_namespace_and_own_fields() -> No
         "metadata.name", "metadata.namespace")
     assert kubernetes_replacing("kubernetes:helm.sh/v3:Release") == ("name", "namespace")
     assert kubernetes_replacing("gcp:container/nodePool:NodePool") == ()
+
+
+def test_a_block_without_force_new_inputs_inside_replaces_only_as_a_whole() -> None:
+    """``nodeConfig.sandboxConfig`` is a ForceNew block with no ForceNew attribute inside
+    (replacing_inputs.json's source line: hashicorp/terraform-provider-google-beta
+    @93c65b2d60 google-beta/services/container/node_config.go#L764; not re-read here), so
+    only the block's own path replaces: no prefix entry below it would."""
+    from gpu_fabric.plan.diff import replacing
+
+    assert replacing(GKE_POOL, ["nodeConfig.sandboxConfig"]) == ("nodeConfig.sandboxConfig",)
+    assert replacing(GKE_POOL, ["nodeConfig.sandboxConfig.sandboxType"]) == ()
