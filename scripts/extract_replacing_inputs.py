@@ -294,10 +294,13 @@ NOT_EXTRACTED = {
     "azure": ("not extracted by this script: pulumi-azure-native is not a bridged provider "
               "(its replaceOnChanges come from the Azure REST specs' x-ms-mutability, the "
               "resources' id parameters and its own forceNewMap into a schema.json too large "
-              "to fetch here). clouds/azure/plan_facts.py cites, per entry, forceNewMap "
-              "(provider/pkg/gen/replacement.go @1b7112af33c6) and the generated "
-              "ManagedCluster snapshot (@080cda17eb4b), read through the code index; the REST "
-              "specs' create-only properties were not read"),
+              "to fetch here). clouds/azure/plan_facts.py cites, per entry, the generator's "
+              "rules (provider/pkg/provider/diff.go @1b99ef0b: id path parameters; "
+              "provider/pkg/gen/properties.go @000c5318: x-ms-mutability), forceNewMap "
+              "(provider/pkg/gen/replacement.go @1b7112af33c6) and the REST specs at the API "
+              "versions the pinned SDK uses (AKS managedClusters.json 2025-09-01 @1041da1a: "
+              "no x-ms-mutability on the agent pool's properties), read through the code "
+              "index; what AKS refuses to update is its refused_inputs"),
 }
 
 
@@ -1105,6 +1108,24 @@ def _vs_chain(new: dict[str, object], old: dict[str, object]) -> dict[str, objec
     return out
 
 
+def _bridge_overrides(prov: Provider, pulumi_commit: str) -> dict[str, object]:
+    """What the Pulumi provider itself overrides on Terraform's replacement marks: the
+    bridge's ``tfbridge.SchemaInfo{ForceNew: ...}`` per field (pulumi-terraform-bridge
+    pkg/tfbridge/info: "ForceNew overrides the underlying schema's ForceNew"). Every
+    ``ForceNew`` in the provider's own Go code (``provider/``, tests aside) at the
+    mirrored release is listed; none means Terraform's marks are the provider's."""
+    gitdir = MIRRORS / prov.pulumi_repo.replace("/", "+") / "repo"
+    found = subprocess.run(
+        ["git", "-C", str(gitdir), "grep", "-n", "ForceNew", pulumi_commit, "--",
+         "provider/*.go", ":!provider/*_test.go"],
+        capture_output=True, text=True, check=False)
+    if found.returncode not in (0, 1):  # 1: no match
+        raise RuntimeError(f"git grep in {prov.pulumi_repo}: {found.stderr.strip()}")
+    lines = [line.split(":", 1)[1] for line in found.stdout.splitlines()]
+    return {"searched": f"git grep -n ForceNew {pulumi_commit[:10]} -- provider/*.go "
+                        "(tests excluded)", "found": lines}
+
+
 def extract_provider(prov: Provider) -> tuple[dict[str, object], dict[str, object]]:
     """The provider block and its resources: extracted at ``tf_ref`` (verified to be the
     mirror's newest commit and at or after every evidence commit), compared with the
@@ -1167,6 +1188,7 @@ def extract_provider(prov: Provider) -> tuple[dict[str, object], dict[str, objec
                     f"extracted. Not established: whether the pin bridges a newer commit "
                     f"than the mirror holds, whose ForceNew marks were not read"),
     }
+    provider["bridge_overrides"] = _bridge_overrides(prov, pulumi_commit)
     resources = extract_resources(prov, tf_commit)
     chain = extract_resources(prov, chain_commit)
     for token, res in resources.items():

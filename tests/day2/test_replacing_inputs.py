@@ -94,6 +94,23 @@ def test_every_entry_names_its_source_and_every_provider_its_chain() -> None:
             assert entry["match"] in ("prefix", "exact"), token
 
 
+def test_the_bridged_providers_override_no_force_new() -> None:
+    """pulumi-terraform-bridge lets a provider override a field's ForceNew
+    (tfbridge.SchemaInfo.ForceNew); none of the three mirrored Pulumi providers does in
+    its own Go code (git grep at the mirrored release; re-run by
+    test_extraction_is_current_when_the_sources_are_here where the mirrors are)."""
+    data = _data()
+    assert {cloud: prov["bridge_overrides"] for cloud, prov in data["providers"].items()
+            if "bridge_overrides" in prov} == {
+        "digitalocean": {"found": [], "searched": "git grep -n ForceNew 0825b75e5e -- "
+                                                  "provider/*.go (tests excluded)"},
+        "gcp": {"found": [], "searched": "git grep -n ForceNew 14da5bc83e -- provider/*.go "
+                                         "(tests excluded)"},
+        "oci": {"found": [], "searched": "git grep -n ForceNew dbe80d275b -- provider/*.go "
+                                         "(tests excluded)"},
+    }
+
+
 def test_known_force_new_marks() -> None:
     data = _data()["resources"]
 
