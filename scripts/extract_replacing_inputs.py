@@ -57,7 +57,11 @@ as above): a hand-extracted table with per-line provenance, from which the aws b
 regenerated offline (Pulumi names from the pinned SDK). Where hashicorp's copy in the
 index is far older than the pin, a file was read in a fork (``forks`` says which and why;
 each such entry carries a ``note``). Its ``pin_gap`` says what could not be established
-and the lower bound the pinned SDK gives.
+and the lower bound the pinned SDK gives. Its ``bridge_overrides`` (pulumi-aws's own
+``provider/*.go``, also read through the index) found no ForceNew override, and one
+``DeleteBeforeReplace`` for a type we create: that resource's entry carries
+``provider_delete_before_replace`` (the provider deletes it before creating its
+replacement; which inputs replace it is unchanged).
 
 Run (offline, from mirrors brought by the ``fetch`` tool):
     python scripts/extract_replacing_inputs.py [--check]
@@ -877,6 +881,47 @@ AWS_FORKS = {
         "6.40.1 at another commit (@ecef7193f3)"),
 }
 
+# What pulumi-aws itself overrides on Terraform's replacement behaviour for the types we
+# create (pulumi-terraform-bridge ResourceInfo: ``SchemaInfo.ForceNew`` per field,
+# ``DeleteBeforeReplace`` per resource), as for the mirrored providers' `bridge_overrides`
+# but read through the code index (pulumi-aws is too large for the fetch tool). The v7
+# layout builds the ResourceInfo map in resource_overrides.go (resources.go's
+# providerFromMeta: `Resources: resourceOverrides(p)`). The index stores one version per
+# path and does not list the others: each file is at the commit it answered with, not
+# proven the pin's (7.51.1). Lines counted in the pages decoded from read_file.
+_PULUMI_AWS_OVERRIDES = "pulumi/pulumi-aws@015d343812:provider/resource_overrides.go"
+AWS_BRIDGE_OVERRIDES = {
+    "searched": (
+        "code index read_file, no mirror: pulumi/pulumi-aws@0c5f6583eb:provider/resources.go "
+        "(v7 layout, read whole: providerFromMeta sets Resources: resourceOverrides(p), "
+        "then applyCompatibilityOverrides, setAutonaming, setupComputedIDs); "
+        "@015d343812:provider/resource_overrides.go (resourceOverrides, 71,596 characters; "
+        "pages 0, 16000 and 32000 decoded, each checked against its 16,000-character "
+        "length, lines counted there; pages 48000 and 64000 read); @0c5f6583eb: "
+        "provider/compatibility.go, provider/autonaming.go, provider/computed_ids.go; "
+        "@caf7ae5173:provider/upstream_provider.go and @9757f21feb:provider/pkg/iam/iam.go "
+        "(v6-era copies: Terraform schema edits for rds and aws_iam_role Deprecated only). "
+        "Looked for ForceNew and DeleteBeforeReplace on aws_eip, aws_internet_gateway, "
+        "aws_launch_template, aws_nat_gateway, aws_placement_group, aws_route, "
+        "aws_route_table, aws_route_table_association, aws_security_group, aws_subnet, "
+        "aws_vpc, aws_vpc_endpoint, aws_eks_addon, aws_eks_cluster, aws_eks_node_group, "
+        "aws_iam_openid_connect_provider, aws_iam_role, aws_iam_role_policy_attachment, "
+        "aws_vpc_security_group_ingress_rule, aws_vpc_security_group_egress_rule: no "
+        "ForceNew in any file read. Not read: patches/ (pulumi-aws's patches to "
+        "terraform-provider-aws); the index's other versions of these files"),
+    "found": [
+        "provider/resource_overrides.go:1242: DeleteBeforeReplace: true, (in "
+        "\"aws_iam_role_policy_attachment\", L1230)",
+    ],
+}
+# Type token -> the pulumi-aws line that makes the provider delete it before creating its
+# replacement: the bridge's Diff answers DeleteBeforeReplace = len(replaces) > 0 &&
+# res.Schema.DeleteBeforeReplace (pulumi/pulumi-terraform-bridge pkg/tfbridge/provider.go,
+# e.g. its stored copy @c92e7c8246). The inputs that replace it are unchanged.
+AWS_PROVIDER_DELETES_FIRST = {
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": f"{_PULUMI_AWS_OVERRIDES}#L1242",
+}
+
 # The pin's lower bound (pin_gap): inputs of the pinned SDK that Terraform added late.
 # The SDK half is checked against the installed package at every extraction (a pinned
 # SDK without them fails it); the Terraform release that added them is a third party's
@@ -936,6 +981,7 @@ def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
         "not_read": AWS_NOT_READ,
         "forks": AWS_FORKS,
         "pin_evidence": aws_pin_evidence(installed),
+        "bridge_overrides": AWS_BRIDGE_OVERRIDES,
     }
     resources: dict[str, object] = {}
     for f in AWS_FILES:
@@ -954,7 +1000,12 @@ def extract_aws() -> tuple[dict[str, object], dict[str, object]]:
             "conditional": [{"terraform": tf, "source": f"{src}#L{line}"}
                             for tf, line in f.conditional],
             **({"note": f.note} if f.note else {}),
+            **({"provider_delete_before_replace": AWS_PROVIDER_DELETES_FIRST[f.type_token]}
+               if f.type_token in AWS_PROVIDER_DELETES_FIRST else {}),
         }
+    unknown = set(AWS_PROVIDER_DELETES_FIRST) - set(resources)
+    if unknown:
+        raise EvidenceError(f"aws: AWS_PROVIDER_DELETES_FIRST names types not read: {unknown}")
     return provider, resources
 
 

@@ -36,6 +36,7 @@ import pytest
 
 from gpu_fabric.catalog import Cloud
 from gpu_fabric.plan.cloud_facts import plan_facts
+from gpu_fabric.plan.day2 import Verdict, verdict
 from gpu_fabric.plan.diff import diff_plans, replacing
 from gpu_fabric.plan.replacing_data import DATA
 
@@ -94,14 +95,44 @@ def test_every_entry_names_its_source_and_every_provider_its_chain() -> None:
             assert entry["match"] in ("prefix", "exact"), token
 
 
+# What was read of pulumi-aws for its overrides (code index, no mirror), word for word.
+_AWS_SEARCHED = (
+    "code index read_file, no mirror: pulumi/pulumi-aws@0c5f6583eb:provider/resources.go "
+    "(v7 layout, read whole: providerFromMeta sets Resources: resourceOverrides(p), "
+    "then applyCompatibilityOverrides, setAutonaming, setupComputedIDs); "
+    "@015d343812:provider/resource_overrides.go (resourceOverrides, 71,596 characters; "
+    "pages 0, 16000 and 32000 decoded, each checked against its 16,000-character "
+    "length, lines counted there; pages 48000 and 64000 read); @0c5f6583eb: "
+    "provider/compatibility.go, provider/autonaming.go, provider/computed_ids.go; "
+    "@caf7ae5173:provider/upstream_provider.go and @9757f21feb:provider/pkg/iam/iam.go "
+    "(v6-era copies: Terraform schema edits for rds and aws_iam_role Deprecated only). "
+    "Looked for ForceNew and DeleteBeforeReplace on aws_eip, aws_internet_gateway, "
+    "aws_launch_template, aws_nat_gateway, aws_placement_group, aws_route, "
+    "aws_route_table, aws_route_table_association, aws_security_group, aws_subnet, "
+    "aws_vpc, aws_vpc_endpoint, aws_eks_addon, aws_eks_cluster, aws_eks_node_group, "
+    "aws_iam_openid_connect_provider, aws_iam_role, aws_iam_role_policy_attachment, "
+    "aws_vpc_security_group_ingress_rule, aws_vpc_security_group_egress_rule: no "
+    "ForceNew in any file read. Not read: patches/ (pulumi-aws's patches to "
+    "terraform-provider-aws); the index's other versions of these files")
+
+
 def test_the_bridged_providers_override_no_force_new() -> None:
     """pulumi-terraform-bridge lets a provider override a field's ForceNew
     (tfbridge.SchemaInfo.ForceNew); none of the three mirrored Pulumi providers does in
     its own Go code (git grep at the mirrored release; re-run by
-    test_extraction_is_current_when_the_sources_are_here where the mirrors are)."""
+    test_extraction_is_current_when_the_sources_are_here where the mirrors are).
+    pulumi-aws (no mirror) was read through the code index: pulumi/pulumi-aws
+    @0c5f6583eb provider/resources.go (v7: ``Resources: resourceOverrides(p)``) and
+    @015d343812 provider/resource_overrides.go, no ForceNew; L1230-1243
+    ``"aws_iam_role_policy_attachment"`` sets ``DeleteBeforeReplace: true`` (L1242)."""
     data = _data()
     assert {cloud: prov["bridge_overrides"] for cloud, prov in data["providers"].items()
             if "bridge_overrides" in prov} == {
+        "aws": {
+            "found": ["provider/resource_overrides.go:1242: DeleteBeforeReplace: true, (in "
+                      "\"aws_iam_role_policy_attachment\", L1230)"],
+            "searched": _AWS_SEARCHED,
+        },
         "digitalocean": {"found": [], "searched": "git grep -n ForceNew 0825b75e5e -- "
                                                   "provider/*.go (tests excluded)"},
         "gcp": {"found": [], "searched": "git grep -n ForceNew 14da5bc83e -- provider/*.go "
@@ -109,6 +140,31 @@ def test_the_bridged_providers_override_no_force_new() -> None:
         "oci": {"found": [], "searched": "git grep -n ForceNew dbe80d275b -- provider/*.go "
                                          "(tests excluded)"},
     }
+
+
+_RPA = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
+
+
+def test_pulumi_aws_deletes_a_role_policy_attachment_before_replacing_it() -> None:
+    """pulumi/pulumi-aws @015d343812 provider/resource_overrides.go L1242
+    (``DeleteBeforeReplace: true`` in ``"aws_iam_role_policy_attachment"``, L1230): the
+    bridge's Diff then answers DeleteBeforeReplace whenever it replaces
+    (pulumi/pulumi-terraform-bridge @c92e7c8246 pkg/tfbridge/provider.go, ``Diff``:
+    ``DeleteBeforeReplace: len(replaces) > 0 && res.Schema.DeleteBeforeReplace``). The
+    inputs that replace it stay Terraform's (hashicorp/terraform-provider-aws @04c79849db
+    internal/service/iam/role_policy_attachment.go: role L30, policy_arn L35)."""
+    res = _data()["resources"]
+    assert res[_RPA]["provider_delete_before_replace"] == (
+        "pulumi/pulumi-aws@015d343812:provider/resource_overrides.go#L1242")
+    assert [t for t, r in res.items() if "provider_delete_before_replace" in r] == [_RPA]
+    assert replacing(_RPA, ["role"]) == ("role",)
+    assert verdict("replace", _RPA, ["role"], ["role"], None) == Verdict(
+        "replace", ("role",), destroys="the resource (created again)",
+        note="the provider deletes it before creating the replacement "
+             "(pulumi/pulumi-aws@015d343812:provider/resource_overrides.go#L1242): "
+             "in between, neither exists")
+    # A type pulumi-aws leaves alone: no such note.
+    assert verdict("replace", "aws:iam/role:Role", ["name"], ["name"], None).note is None
 
 
 def test_known_force_new_marks() -> None:

@@ -10,7 +10,8 @@ will then do to the nodes a training job runs on:
   at a time; ``spare_capacity`` says whether new nodes are launched first (a full
   reservation or Capacity Block has none: the update stalls);
 * ``replace``: the resource is deleted and created again (fixed names delete first,
-  see plan/names.py): ``destroys`` says what is lost;
+  see plan/names.py; so do the types whose provider asks for it, noted with its source):
+  ``destroys`` says what is lost;
 * ``refused``: the provider sends an in-place update the cloud's API rejects (an AKS
   pool's OS disk size): ``pulumi up`` fails on the resource and nothing changes on
   it; the runbook says how to make the change another way (a new pool beside it);
@@ -30,6 +31,7 @@ from typing import Any
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, RefusedInput, every_cloud
 from gpu_fabric.plan.paths import normalize
+from gpu_fabric.plan.replacing_data import provider_deletes_first
 
 RUNBOOK_DOC = "docs/day2.md"
 DESTROYS = {
@@ -198,8 +200,11 @@ def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequ
                        nodes_down=role in ("pool", "cluster"),
                        runbook=_runbook(type_, role, "destroy"))
     if action == "replace":
+        first = provider_deletes_first(type_)
         return Verdict("replace", tuple(replacing_paths),
                        destroys=DESTROYS.get(role or "", "the resource (created again)"),
+                       note=(f"the provider deletes it before creating the replacement "
+                             f"({first}): in between, neither exists") if first else None,
                        nodes_down=role in ("pool", "cluster", "network"),
                        runbook=_runbook(type_, role, "replace"))
     refused = _refused(type_, paths, values)

@@ -58,6 +58,16 @@ def replacing_blocks(cloud: str) -> dict[str, tuple[str, ...]]:
     return {k: v for k, v in _entries(cloud, "exact").items() if v}
 
 
+def provider_deletes_first(type_: str) -> str | None:
+    """The source line where ``type_``'s provider itself asks the engine to delete it
+    before creating its replacement (a bridged provider's ``DeleteBeforeReplace``, e.g.
+    pulumi-aws's for role policy attachments), or None. It changes the order of a
+    replacement, not which inputs cause one."""
+    res = _data()["resources"].get(type_)
+    source = res.get("provider_delete_before_replace") if res else None
+    return str(source) if source else None
+
+
 def kubernetes_replacing(type_: str) -> tuple[str, ...]:
     """Input paths (prefixes) whose change makes pulumi-kubernetes replace an object of
     ``type_`` (``kubernetes:<group>/<version>:<Kind>``); () for other types."""
