@@ -55,6 +55,9 @@ PODS_REPLACED = {
 _SECTION = {
     ("pool", "replace"): "replace-a-pool-without-downtime",
     ("pool", "refused"): "replace-a-pool-without-downtime",
+    # A cluster refuses changes of the pools it embeds (the AKS system pool): the same
+    # section says how to change such a pool.
+    ("cluster", "refused"): "replace-a-pool-without-downtime",
     ("pool", "destroy"): "replace-a-pool-without-downtime",
     ("pool", "rolling"): "roll-node-images",
     ("cluster", "rolling"): "upgrade-kubernetes",

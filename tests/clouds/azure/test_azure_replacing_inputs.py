@@ -35,6 +35,25 @@ written from them, not from clouds/azure/plan_facts.py):
   MicrosoftDocs/azure-docs @12c695d5 articles/azure-linux/tutorial-azure-linux-migration.md
   ("In-place OS SKU migration"): an OS SKU change "rolls the cluster through the standard
   node image upgrade process".
+* A pool's max pods and custom kubelet configuration: managedClusters.json @1041da1a
+  (ManagedClusterAgentPoolProfileProperties) gives ``maxPods`` and ``kubeletConfig`` no
+  x-ms-mutability and forceNewMap has neither (F 61-67): updated in place. AKS: "You can't
+  change the max pods setting of a node pool after you create it" (azure-aks-docs @fb060abe
+  create-node-pools.md L59); a custom kubelet configuration is given when a cluster or pool
+  is created (custom-node-configuration.md L15, L173-184), an update changing it fails with
+  CustomKubeletConfigOrCustomLinuxOSConfigCanNotBeChanged (github.com/Azure/AKS issues 2300,
+  2591); azurerm creates the pool anew for both (kubernetes_cluster_node_pool_resource.go
+  @69697b7f L954 kubelet_config, L957 max_pods).
+* The system pool is ``agentPoolProfiles[0]`` of the ManagedCluster: forceNewMap's
+  ManagedCluster set (F 27-60) names none of its properties (nodePublicIPTags aside), so
+  azure-native updates it in place; AKS refuses the same changes as on any pool, and a VM
+  size change: "You can't change the virtual machine (VM) size of a node pool after you
+  create it" (create-node-pools.md L58; the in-place VMSS resize needs API
+  2026-01-02-preview, resize-node-pool.md L24-48, 3.29.0 sends 2025-09-01); a new pool name
+  in a cluster PUT fails with "Adding agent pools to an existing cluster is not allowed
+  through managed cluster operations" (github.com/pulumi/pulumi-azure-native/issues/579).
+  Its count and orchestratorVersion are updated (scale, upgrade). azurerm cycles the
+  default pool for the same inputs (kubernetes_cluster_resource.go @69697b7f L2669-2687).
 """
 
 from __future__ import annotations
@@ -101,6 +120,12 @@ def _action(type_: str, before: dict, after: dict) -> str:
     (POOL, {"gpuProfile": {"driver": "Install"}}, {"gpuProfile": {"driver": "None"}},
      "update"),
     (POOL, {"availabilityZones": ["1"]}, {"availabilityZones": ["2"]}, "update"),
+    (POOL, {"maxPods": 30}, {"maxPods": 60}, "update"),
+    (POOL, {"kubeletConfig": {"topologyManagerPolicy": "restricted"}},
+     {"kubeletConfig": {"topologyManagerPolicy": "single-numa-node"}}, "update"),
+    # The system pool inside the cluster: F 27-60 names none of its inputs.
+    (CLUSTER, {"agentPoolProfiles": [{"vmSize": "Standard_D4s_v5"}]},
+     {"agentPoolProfiles": [{"vmSize": "Standard_D8s_v5"}]}, "update"),
     # F line 85.
     (GROUP, {"location": "eastus"}, {"location": "westus3"}, "replace"),
     (GROUP, {"tags": {"a": "1"}}, {"tags": {"a": "2"}}, "update"),
@@ -136,6 +161,13 @@ def test_azure_native_replacing_inputs(type_: str, before: dict, after: dict,
     ({"osType": "Linux"}, {"osType": "Windows"}, ("osType",)),
     # upgrade-os-version.md L66-73: Windows SKUs are not set by a node pool update.
     ({"osSKU": "Ubuntu"}, {"osSKU": "Windows2022"}, ("osSKU",)),
+    # create-node-pools.md L59; custom-node-configuration.md L15 + Azure/AKS 2591.
+    ({"maxPods": 30}, {"maxPods": 60}, ("maxPods",)),
+    ({"kubeletConfig": {"topologyManagerPolicy": "restricted"}},
+     {"kubeletConfig": {"topologyManagerPolicy": "single-numa-node"}},
+     ("kubeletConfig.topologyManagerPolicy",)),
+    ({"count": 2}, {"count": 2, "kubeletConfig": {"topologyManagerPolicy": "restricted"}},
+     ("kubeletConfig",)),
     # A resize with a refused change in the same update: AKS rejects the whole update.
     ({"count": 2, "osDiskSizeGB": 256}, {"count": 3, "osDiskSizeGB": 512},
      ("osDiskSizeGB",)),
@@ -212,7 +244,7 @@ def test_our_gpu_pool_replaces_what_aks_refuses() -> None:
     (pool,) = [r for r in plan["resources"] if r["type"] == POOL]
     assert pool["options"]["replace_on_changes"] == [
         "osDiskSizeGB", "availabilityZones", "gpuProfile", "vnetSubnetID", "podSubnetID",
-        "osType"]
+        "osType", "kubeletConfig", "maxPods"]
     assert pool["options"]["delete_before_replace"] is True
     head = copy.deepcopy(plan)
     (changed,) = [r for r in head["resources"] if r["type"] == POOL]
@@ -229,3 +261,80 @@ def test_our_gpu_pool_replaces_what_aks_refuses() -> None:
     del changed["inputs"]["osDiskSizeGB"]
     changed["inputs"]["count"] = pool["inputs"]["count"] + 1
     assert [c.action for c in diff_plans(plan, head).changes] == ["update"]
+
+
+SYSTEM = {"name": "system", "mode": "System", "vmSize": "Standard_D4s_v5", "count": 2,
+          "osType": "Linux", "osSKU": "Ubuntu", "orchestratorVersion": "1.34",
+          "vnetSubnetID": "/s/nodes", "availabilityZones": []}
+
+
+@pytest.mark.parametrize(("field", "after", "cause"), [
+    # create-node-pools.md L58; resize-node-pool.md L24-48 (API 2026-01-02-preview).
+    ("vmSize", "Standard_D8s_v5", "agentPoolProfiles[0].vmSize"),
+    # concepts-storage.md L42/L56.
+    ("osDiskSizeGB", 256, "agentPoolProfiles[0].osDiskSizeGB"),
+    # reliability-availability-zones-configure.md L53: none to one zone.
+    ("availabilityZones", ["1"], "agentPoolProfiles[0].availabilityZones"),
+    # azurerm kubernetes_cluster_resource.go L2681, L2684 (subnets: the pool is cycled).
+    ("vnetSubnetID", "/s/other", "agentPoolProfiles[0].vnetSubnetID"),
+    ("podSubnetID", "/s/pods", "agentPoolProfiles[0].podSubnetID"),
+    # upgrade-os-version.md L26, L66-73.
+    ("osType", "Windows", "agentPoolProfiles[0].osType"),
+    ("osSKU", "Windows2022", "agentPoolProfiles[0].osSKU"),
+    # create-node-pools.md L59; custom-node-configuration.md L15 + Azure/AKS 2591.
+    ("maxPods", 60, "agentPoolProfiles[0].maxPods"),
+    ("kubeletConfig", {"topologyManagerPolicy": "restricted"},
+     "agentPoolProfiles[0].kubeletConfig"),
+    # pulumi-azure-native issue 579: a cluster PUT cannot introduce a pool.
+    ("name", "system2", "agentPoolProfiles[0].name"),
+])
+def test_aks_refuses_a_system_pool_change_the_cluster_update_sends(
+        field: str, after: Any, cause: str) -> None:
+    before = {"agentPoolProfiles": [SYSTEM]}
+    change = _change(CLUSTER, before, {"agentPoolProfiles": [{**SYSTEM, field: after}]})
+    # In place for azure-native (never a cluster replacement), refused by AKS.
+    assert (change.action, change.replacing_paths) == ("update", ())
+    assert change.verdict is not None
+    assert (change.verdict.kind, change.verdict.cause, change.verdict.nodes_down,
+            change.verdict.runbook) == ("refused", (cause,), False, RUNBOOK)
+    assert "agentPoolProfiles" in (change.verdict.note or "")
+    assert "kubernetes_cluster_resource.go L2669-2687" in (change.verdict.note or "")
+
+
+@pytest.mark.parametrize(("field", "after"), [
+    ("count", 3), ("orchestratorVersion", "1.35"),
+])
+def test_the_system_pool_scales_and_upgrades_in_place(field: str, after: Any) -> None:
+    """Scaling and upgrading a pool are the updates AKS takes (`az aks nodepool scale`,
+    `az aks nodepool upgrade`; azurerm updates the default pool in place for them:
+    kubernetes_cluster_resource.go L2669-2687 lists neither, L2763-2767 updates the pool)."""
+    change = _change(CLUSTER, {"agentPoolProfiles": [SYSTEM]},
+                     {"agentPoolProfiles": [{**SYSTEM, field: after}]})
+    assert change.verdict is not None
+    assert (change.action, change.verdict.kind, change.verdict.cause) == (
+        "update", "in-place", (f"agentPoolProfiles[0].{field}",))
+
+
+def test_a_system_pool_resize_in_the_stack_is_refused_not_a_cluster_replacement() -> None:
+    """From the spec: ``system_pool.machine_type`` reaches the ManagedCluster's
+    ``agentPoolProfiles[0].vmSize`` (clouds/azure/cluster.py), and the cluster is not
+    registered with replace_on_changes (that would destroy the cluster)."""
+    from gpu_fabric.plan import load_stack_file
+    from gpu_fabric.plan.runner import run_spec
+
+    base = json.loads(GOLDEN.read_text())
+    (cluster,) = [r for r in base["resources"] if r["type"] == CLUSTER]
+    assert cluster["options"]["replace_on_changes"] == []
+    spec = copy.deepcopy(load_stack_file("azure-ndv5").cluster)
+    spec["system_pool"] = {**spec.get("system_pool", {}), "machine_type": "Standard_D8s_v5"}
+    head = run_spec(spec, stack="azure-ndv5").to_json()
+    (change,) = diff_plans(base, head).changes
+    assert change.verdict is not None
+    assert (change.type, change.action, change.paths, change.verdict.kind,
+            change.verdict.runbook) == (
+        CLUSTER, "update", ("agentPoolProfiles[0].vmSize",), "refused", RUNBOOK)
+    spec["system_pool"] = {**spec["system_pool"], "machine_type": None, "node_count": 3}
+    head = run_spec(spec, stack="azure-ndv5").to_json()
+    (change,) = diff_plans(base, head).changes
+    assert change.verdict is not None
+    assert (change.paths, change.verdict.kind) == (("agentPoolProfiles[0].count",), "in-place")

@@ -6,6 +6,8 @@ keys that are credentials (read by :mod:`gpu_fabric.plan.cloud_facts`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpu_fabric.plan.cloud_facts import NodeUpdate, PlanFacts, RefusedInput
 
 # Sources, read through the code index (pulumi-azure-native's schema.json and the REST
@@ -66,6 +68,22 @@ AGENT_POOL_REFUSED = (
     RefusedInput(
         "osType", "AKS cannot change a pool's OS type (Windows cannot be set on update)",
         _DOCS + "upgrade-os-version.md L26; " + _TF + " L318-321 (os_type ForceNew)"),
+    # The SR-IOV pools set kubeletConfig.topologyManagerPolicy (blocks.py). AKS takes a
+    # custom kubelet configuration when a cluster or pool is created, and documents no
+    # update of it (custom-node-configuration.md L15, L173-184: `az aks create` and
+    # `az aks nodepool add` only); an update that changes it fails with
+    # CustomKubeletConfigOrCustomLinuxOSConfigCanNotBeChanged (github.com/Azure/AKS issues
+    # 2300 and 2591). azurerm creates the pool anew for it (TF L954).
+    RefusedInput(
+        "kubeletConfig", "AKS sets a pool's custom kubelet configuration only when the pool "
+        "is created (CustomKubeletConfigOrCustomLinuxOSConfigCanNotBeChanged)",
+        _DOCS + "custom-node-configuration.md L15, L173-184; github.com/Azure/AKS/issues/"
+        "2591; " + _TF + " L954"),
+    RefusedInput(
+        "maxPods", "AKS cannot change a pool's max pods after it is created: a new pool is "
+        "the way",
+        _DOCS + "create-node-pools.md L59; concepts-network-ip-address-planning.md L91; "
+        + _TF + " L957"),
     # A Linux OS SKU moves in place (the pool's nodes are reimaged, see node_updates);
     # to or from a Windows SKU it does not.
     RefusedInput(
@@ -81,6 +99,40 @@ AGENT_POOL_REFUSED = (
 # OS SKU stays a refusal: between Linux SKUs AKS moves it in place.
 AGENT_POOL_REPLACE_ON_CHANGES = tuple(
     r.path for r in AGENT_POOL_REFUSED if r.allowed_between is None)
+
+# The system pool is no AgentPool resource: it is ``agentPoolProfiles[0]`` of the
+# ManagedCluster (clouds/azure/cluster.py), which azure-native updates in place: its
+# forceNewMap set (F 27-60) names no agentPoolProfiles property but nodePublicIPTags (F 59,
+# not set here) since pulumi-azure-native PR 2774 removed them, its maintainers saying "You
+# are not allowed to update those properties within an existing agent pool, but you can
+# create a new agent pool ... then delete the old agent pool". AKS refuses the same
+# changes of it as of any pool, and its VM size besides: "You can't change the virtual
+# machine (VM) size of a node pool after you create it" (create-node-pools.md L58); the
+# in-place VMSS resize needs AKS API 2026-01-02-preview (resize-node-pool.md L24-48),
+# 3.29.0 sends 2025-09-01. A pool's name is refused as well: a cluster PUT cannot add a pool
+# ("Adding agent pools to an existing cluster is not allowed through managed cluster
+# operations", github.com/pulumi/pulumi-azure-native/issues/579). azurerm changes all of
+# them by cycling the default pool through a temporary one (TFC L2669-2687). Never
+# replace_on_changes here: that would replace the cluster. Its count and
+# orchestratorVersion stay in-place updates (the system pool scales and upgrades).
+_TFC = ("hashicorp/terraform-provider-azurerm@69697b7f internal/services/containers/"
+        "kubernetes_cluster_resource.go L2669-2687 (default_node_pool cycled)")
+SYSTEM_POOL_REFUSED = (
+    RefusedInput(
+        "agentPoolProfiles.vmSize", "AKS cannot change the VM size of an existing pool "
+        "(the system pool in the cluster's agentPoolProfiles) at API 2025-09-01",
+        _DOCS + "create-node-pools.md L58; resize-node-pool.md L24-48 (in place only from "
+        "API 2026-01-02-preview); " + _TFC),
+    RefusedInput(
+        "agentPoolProfiles.name", "AKS does not add or rename a pool through the cluster's "
+        "agentPoolProfiles (\"Adding agent pools to an existing cluster is not allowed "
+        "through managed cluster operations\")",
+        "github.com/pulumi/pulumi-azure-native/issues/579; " + _TFC),
+    *(replace(r, path="agentPoolProfiles." + r.path,
+              reason=r.reason + " (the system pool in the cluster's agentPoolProfiles)",
+              source=r.source + "; " + _TFC)
+      for r in AGENT_POOL_REFUSED),
+)
 
 PLAN_FACTS = PlanFacts(
     replacing_inputs={
@@ -136,7 +188,10 @@ PLAN_FACTS = PlanFacts(
             "providerNamespace", "featureName",
         ),
     },
-    refused_inputs={"azure-native:containerservice:AgentPool": AGENT_POOL_REFUSED},
+    refused_inputs={
+        "azure-native:containerservice:AgentPool": AGENT_POOL_REFUSED,
+        "azure-native:containerservice:ManagedCluster": SYSTEM_POOL_REFUSED,
+    },
     credential_keys=frozenset({
         "azure-native:clientSecret", "azure-native:clientCertificatePassword",
         "azure:clientSecret",
