@@ -73,12 +73,15 @@ AGENT_POOL_REFUSED = (
     # update of it (custom-node-configuration.md L15, L173-184: `az aks create` and
     # `az aks nodepool add` only); an update that changes it fails with
     # CustomKubeletConfigOrCustomLinuxOSConfigCanNotBeChanged (github.com/Azure/AKS issues
-    # 2300 and 2591). azurerm creates the pool anew for it (TF L954).
+    # 2300 and 2591; terraform-provider-azurerm PR 11119, which made the blocks ForceNew
+    # for that error; issue 32764 meets it again in 2026). azurerm creates the pool anew
+    # for it (TF L954). No AKS page or CLI flag for updating it was found at the docs
+    # commit; not verified against a live API.
     RefusedInput(
         "kubeletConfig", "AKS sets a pool's custom kubelet configuration only when the pool "
         "is created (CustomKubeletConfigOrCustomLinuxOSConfigCanNotBeChanged)",
         _DOCS + "custom-node-configuration.md L15, L173-184; github.com/Azure/AKS/issues/"
-        "2591; " + _TF + " L954"),
+        "2591; github.com/hashicorp/terraform-provider-azurerm/pull/11119; " + _TF + " L954"),
     RefusedInput(
         "maxPods", "AKS cannot change a pool's max pods after it is created: a new pool is "
         "the way",
