@@ -1159,22 +1159,73 @@ def _vs_chain(new: dict[str, object], old: dict[str, object]) -> dict[str, objec
     return out
 
 
-def _bridge_overrides(prov: Provider, pulumi_commit: str) -> dict[str, object]:
-    """What the Pulumi provider itself overrides on Terraform's replacement marks: the
-    bridge's ``tfbridge.SchemaInfo{ForceNew: ...}`` per field (pulumi-terraform-bridge
-    pkg/tfbridge/info: "ForceNew overrides the underlying schema's ForceNew"). Every
-    ``ForceNew`` in the provider's own Go code (``provider/``, tests aside) at the
-    mirrored release is listed; none means Terraform's marks are the provider's."""
-    gitdir = MIRRORS / prov.pulumi_repo.replace("/", "+") / "repo"
+_RESOURCE_KEY = re.compile(r'^(\s*)"([a-z0-9_]+)":\s*\{')
+
+
+def _grep_provider(gitdir: Path, commit: str, word: str) -> list[tuple[str, int, str]]:
+    """(path, line, text) of each line of the provider's own Go code (``provider/``,
+    tests aside) at ``commit`` that holds ``word``."""
     found = subprocess.run(
-        ["git", "-C", str(gitdir), "grep", "-n", "ForceNew", pulumi_commit, "--",
+        ["git", "-C", str(gitdir), "grep", "-n", word, commit, "--",
          "provider/*.go", ":!provider/*_test.go"],
         capture_output=True, text=True, check=False)
     if found.returncode not in (0, 1):  # 1: no match
-        raise RuntimeError(f"git grep in {prov.pulumi_repo}: {found.stderr.strip()}")
-    lines = [line.split(":", 1)[1] for line in found.stdout.splitlines()]
-    return {"searched": f"git grep -n ForceNew {pulumi_commit[:10]} -- provider/*.go "
-                        "(tests excluded)", "found": lines}
+        raise RuntimeError(f"git grep in {gitdir}: {found.stderr.strip()}")
+    hits = []
+    for line in found.stdout.splitlines():
+        _, path, number, text = line.split(":", 3)
+        hits.append((path, int(number), text))
+    return hits
+
+
+def _enclosing_resource(text: str, number: int) -> str | None:
+    """The Terraform resource key (``"google_project_iam_member": {``) whose block holds
+    line ``number`` of ``text``: the nearest key above it, indented less."""
+    lines = text.splitlines()
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    for line in reversed(lines[:number - 1]):
+        m = _RESOURCE_KEY.match(line)
+        if m and len(m.group(1)) < indent:
+            return m.group(2)
+    return None
+
+
+def _bridge_overrides(prov: Provider, pulumi_commit: str
+                      ) -> tuple[dict[str, object], dict[str, str]]:
+    """What the Pulumi provider itself overrides on Terraform's replacement behaviour
+    (pulumi-terraform-bridge ResourceInfo): a field's ``SchemaInfo.ForceNew`` ("ForceNew
+    overrides the underlying schema's ForceNew") and a resource's ``DeleteBeforeReplace``.
+    Every ``ForceNew`` and ``DeleteBeforeReplace`` in the provider's own Go code at the
+    mirrored release is listed; a ``DeleteBeforeReplace`` is traced to its Terraform
+    resource's block and, through the provider's bridge-metadata.json (Terraform name
+    -> Pulumi token), to the type tokens we create: the second value maps those to
+    their source line."""
+    gitdir = MIRRORS / prov.pulumi_repo.replace("/", "+") / "repo"
+    force_new = _grep_provider(gitdir, pulumi_commit, "ForceNew")
+    deletes = _grep_provider(gitdir, pulumi_commit, "DeleteBeforeReplace")
+    meta_file = next(m for m in _git(prov.pulumi_repo, "ls-tree", "-r", "--name-only",
+                                     pulumi_commit, "provider/cmd/").split()
+                     if m.endswith("/bridge-metadata.json"))
+    tokens: dict[str, str] = {}
+    if deletes:  # (pulumi-oci's metadata blob is absent from its mirror; it has none)
+        aliases = json.loads(_git(prov.pulumi_repo, "show", f"{pulumi_commit}:{meta_file}"))
+        tokens = {tf: str(info["current"])
+                  for tf, info in aliases["auto-aliasing"]["resources"].items()}
+    ours = {r.type_token for r in prov.resources}
+    deletes_first: dict[str, str] = {}
+    found = [f"{path}:{number}: {text.strip()}" for path, number, text in force_new]
+    for path, number, text in deletes:
+        source = _git(prov.pulumi_repo, "show", f"{pulumi_commit}:{path}")
+        tf_name = _enclosing_resource(source, number)
+        token = tokens.get(tf_name or "")
+        where = (f'in "{tf_name}", {token}' if tf_name else
+                 "in a ResourceInfo built by a function, under no resource key")
+        found.append(f"{path}:{number}: {text.strip()} ({where})")
+        if token in ours:
+            deletes_first[token] = f"{prov.pulumi_repo}@{pulumi_commit[:10]}:{path}#L{number}"
+    searched = (f"git grep -n ForceNew and DeleteBeforeReplace {pulumi_commit[:10]} -- "
+                f"provider/*.go (tests excluded); Terraform names to tokens from {meta_file}")
+    return {"searched": searched, "found": found}, deletes_first
 
 
 def extract_provider(prov: Provider) -> tuple[dict[str, object], dict[str, object]]:
@@ -1239,8 +1290,10 @@ def extract_provider(prov: Provider) -> tuple[dict[str, object], dict[str, objec
                     f"extracted. Not established: whether the pin bridges a newer commit "
                     f"than the mirror holds, whose ForceNew marks were not read"),
     }
-    provider["bridge_overrides"] = _bridge_overrides(prov, pulumi_commit)
+    provider["bridge_overrides"], deletes_first = _bridge_overrides(prov, pulumi_commit)
     resources = extract_resources(prov, tf_commit)
+    for token, source in deletes_first.items():
+        resources[token]["provider_delete_before_replace"] = source
     chain = extract_resources(prov, chain_commit)
     for token, res in resources.items():
         res["vs_chain"] = _vs_chain(res, chain[token])

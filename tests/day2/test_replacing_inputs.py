@@ -133,13 +133,27 @@ def test_the_bridged_providers_override_no_force_new() -> None:
                       "\"aws_iam_role_policy_attachment\", L1230)"],
             "searched": _AWS_SEARCHED,
         },
-        "digitalocean": {"found": [], "searched": "git grep -n ForceNew 0825b75e5e -- "
-                                                  "provider/*.go (tests excluded)"},
-        "gcp": {"found": [], "searched": "git grep -n ForceNew 14da5bc83e -- provider/*.go "
-                                         "(tests excluded)"},
-        "oci": {"found": [], "searched": "git grep -n ForceNew dbe80d275b -- provider/*.go "
-                                         "(tests excluded)"},
+        "digitalocean": {"found": [], "searched": _searched("0825b75e5e", "digitalocean")},
+        # pulumi/pulumi-gcp v9.35.0 (14da5bc83e) provider/resources.go L934-940, L941-947,
+        # L2273-2274; provider/secret_manager.go L43-44 (a secret's ResourceInfo).
+        "gcp": {"found": [
+            'provider/resources.go:939: DeleteBeforeReplace: true, (in '
+            '"google_project_iam_member", gcp:projects/iAMMember:IAMMember)',
+            'provider/resources.go:946: DeleteBeforeReplace: true, (in '
+            '"google_project_iam_policy", gcp:projects/iAMPolicy:IAMPolicy)',
+            'provider/resources.go:2274: DeleteBeforeReplace: true, (in '
+            '"google_bigquery_table", gcp:bigquery/table:Table)',
+            "provider/secret_manager.go:44: DeleteBeforeReplace: true, (in a ResourceInfo "
+            "built by a function, under no resource key)",
+        ], "searched": _searched("14da5bc83e", "gcp")},
+        "oci": {"found": [], "searched": _searched("dbe80d275b", "oci")},
     }
+
+
+def _searched(commit: str, cloud: str) -> str:
+    return (f"git grep -n ForceNew and DeleteBeforeReplace {commit} -- provider/*.go (tests "
+            f"excluded); Terraform names to tokens from provider/cmd/pulumi-resource-{cloud}/"
+            "bridge-metadata.json")
 
 
 _RPA = "aws:iam/rolePolicyAttachment:RolePolicyAttachment"
@@ -156,7 +170,12 @@ def test_pulumi_aws_deletes_a_role_policy_attachment_before_replacing_it() -> No
     res = _data()["resources"]
     assert res[_RPA]["provider_delete_before_replace"] == (
         "pulumi/pulumi-aws@015d343812:provider/resource_overrides.go#L1242")
-    assert [t for t, r in res.items() if "provider_delete_before_replace" in r] == [_RPA]
+    assert [t for t, r in res.items() if "provider_delete_before_replace" in r] == [
+        _RPA, "gcp:projects/iAMMember:IAMMember"]
+    # pulumi/pulumi-gcp v9.35.0 provider/resources.go L934-939: "google_project_iam_member"
+    # (Tok gcpResource(gcpProject, "IAMMember")) sets DeleteBeforeReplace: true.
+    assert res["gcp:projects/iAMMember:IAMMember"]["provider_delete_before_replace"] == (
+        "pulumi/pulumi-gcp@14da5bc83e:provider/resources.go#L939")
     assert replacing(_RPA, ["role"]) == ("role",)
     assert verdict("replace", _RPA, ["role"], ["role"], None) == Verdict(
         "replace", ("role",), destroys="the resource (created again)",
