@@ -158,3 +158,13 @@ def test_oke_names_its_gpu_plugin_and_the_label_that_turns_it_off() -> None:
     as oracle-quickstart/oci-hpc-oke does; that repository was not re-read for this test)."""
     assert provider_for(Cloud.OCI).managed_gpu_plugin() == (
         "OKE's own NVIDIA GPU device plugin", "oci.oraclecloud.com/disable-gpu-device-plugin")
+
+
+def test_gke_names_its_gpu_plugin_and_the_label_that_turns_it_off() -> None:
+    """GKE's NVIDIA device plugin is turned off on GPU nodes labelled
+    ``gke-no-default-nvidia-gpu-device-plugin=true`` (GKE "Set up DRA", the label
+    clouds/gcp/fabric.py sets; the page was not re-read for this test)."""
+    assert provider_for(Cloud.GCP).managed_gpu_plugin() == (
+        "GKE's own NVIDIA device plugin", "gke-no-default-nvidia-gpu-device-plugin")
+    for cloud in (Cloud.AWS, Cloud.AZURE, Cloud.DIGITALOCEAN):
+        assert provider_for(cloud).managed_gpu_plugin() is None
