@@ -197,6 +197,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             "tests/inputs/test_cloud_names.py",
             "tests/inputs/test_types_and_tags.py",
             "tests/clouds/test_provider_records_exact.py",
+            "tests/inputs/test_network_inputs.py",
         ],
     ),
     # components/gpu_fabric/fabric, split in three runs (one run of the whole package against
