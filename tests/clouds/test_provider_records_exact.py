@@ -54,11 +54,13 @@ def test_digitalocean_has_no_tag_rules() -> None:
 
 @pytest.mark.parametrize(("cloud", "key", "ok"), [
     (Cloud.GCP, "team", True), (Cloud.GCP, "équipe", True), (Cloud.GCP, "cost_center-1", True),
+    (Cloud.GCP, "团队", True), (Cloud.GCP, "teamX", False),
     (Cloud.GCP, "Team", False), (Cloud.GCP, "1team", False), (Cloud.GCP, "_team", False),
     (Cloud.GCP, "", False), (Cloud.GCP, "a b", False), (Cloud.GCP, "é" * 64, False),
     (Cloud.AWS, "Team ML+x=y.z_w:v/u@t", True), (Cloud.AWS, "a;b", False),
     (Cloud.AWS, "a\tb", False),
-    (Cloud.AZURE, "Team; ML (prod)", True), (Cloud.AZURE, "a/b", False),
+    (Cloud.AZURE, "Team; ML (prod)", True), (Cloud.AZURE, "X-Ray", True),
+    (Cloud.AZURE, "a/b", False),
     (Cloud.AZURE, "a<b", False), (Cloud.AZURE, "a>b", False), (Cloud.AZURE, "a%b", False),
     (Cloud.AZURE, "a&b", False), (Cloud.AZURE, "a\\b", False), (Cloud.AZURE, "a?b", False),
     (Cloud.AZURE, "a\nb", False),
@@ -74,6 +76,7 @@ def test_tag_key_characters(cloud: Cloud, key: str, ok: bool) -> None:
     (Cloud.GCP, "", True), (Cloud.GCP, "1-ml_x", True), (Cloud.GCP, "ML", False),
     (Cloud.AWS, "", True), (Cloud.AWS, "a;b", False),
     (Cloud.AZURE, "a/b <c>", True), (Cloud.AZURE, "a\nb", False),
+    (Cloud.OCI, "ML x", True), (Cloud.OCI, "a\x00b", False),
 ])
 def test_tag_value_characters(cloud: Cloud, value: str, ok: bool) -> None:
     rules = provider_for(cloud).tag_rules()
@@ -168,3 +171,11 @@ def test_gke_names_its_gpu_plugin_and_the_label_that_turns_it_off() -> None:
         "GKE's own NVIDIA device plugin", "gke-no-default-nvidia-gpu-device-plugin")
     for cloud in (Cloud.AWS, Cloud.AZURE, Cloud.DIGITALOCEAN):
         assert provider_for(cloud).managed_gpu_plugin() is None
+
+
+def test_a_cloud_folder_without_the_module_is_a_lookup_error() -> None:
+    from gpu_fabric.clouds.registry import cloud_module
+
+    with pytest.raises(LookupError) as info:
+        cloud_module(Cloud.GCP, "no_such_module", missing="{name} should hold the facts")
+    assert str(info.value) == "gpu_fabric.clouds.gcp.no_such_module should hold the facts"
