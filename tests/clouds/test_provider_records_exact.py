@@ -179,3 +179,21 @@ def test_a_cloud_folder_without_the_module_is_a_lookup_error() -> None:
     with pytest.raises(LookupError) as info:
         cloud_module(Cloud.GCP, "no_such_module", missing="{name} should hold the facts")
     assert str(info.value) == "gpu_fabric.clouds.gcp.no_such_module should hold the facts"
+
+
+def test_gke_counts_its_legacy_authorized_networks_with_api_access() -> None:
+    """GKE allows "up to 100 authorized networks" on a private cluster
+    (https://cloud.google.com/kubernetes-engine/docs/how-to/authorized-networks#limitations);
+    ``gcp.master_authorized_networks`` and ``api_access.authorized_cidrs`` fill the same list."""
+    from gpu_fabric.errors import Problem, SpecError
+    from gpu_fabric.spec import load_spec
+    from tests.specs import spec_dict
+
+    nets = [f"10.{i}.0.0/24" for i in range(100)]
+    data = spec_dict("gcp", api_access={"authorized_cidrs": nets})
+    data["gcp"]["master_authorized_networks"] = ["192.168.0.0/24"]
+    with pytest.raises(SpecError) as info:
+        load_spec(data)
+    assert info.value.problems == [Problem(
+        "api_access.authorized_cidrs", "101 authorized networks; GKE allows at most 100",
+        101, True)]
