@@ -20,6 +20,7 @@ from tests.support.crds import (
     validate_custom_resource,
 )
 from tests.support.manifests import BUILTIN_GROUPS
+from tests.support.scripts import load_script
 from tests.support.variants import plan_of, usable
 
 
@@ -156,14 +157,7 @@ def test_evaluate_rule_reports_errors_instead_of_passing() -> None:
 
 
 def _refresh_script():  # type: ignore[no-untyped-def]
-    import importlib.util
-
-    path = UPSTREAM.parents[2] / "scripts" / "refresh_upstream.py"
-    spec = importlib.util.spec_from_file_location("refresh_upstream", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("refresh_upstream")
 
 
 def test_upstream_copies_are_at_the_pinned_versions() -> None:

@@ -45,7 +45,6 @@ import importlib.metadata
 import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -53,6 +52,7 @@ from typing import Any
 import pytest
 
 from gpu_fabric.plan.replacing_data import DATA
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 GB = "hashicorp/terraform-provider-google-beta"
@@ -65,13 +65,7 @@ def _providers() -> dict[str, Any]:
 
 
 def _script() -> ModuleType:
-    path = ROOT / "scripts" / "extract_replacing_inputs.py"
-    spec = importlib.util.spec_from_file_location("extract_replacing_inputs", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("extract_replacing_inputs")
 
 
 EXPECTED = {

@@ -21,10 +21,10 @@ the ``condition`` block (added, removed) or any of its attributes.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,13 +106,7 @@ IDENTITY
 
 
 def _script() -> ModuleType:
-    path = ROOT / "scripts" / "extract_replacing_inputs.py"
-    spec = importlib.util.spec_from_file_location("extract_replacing_inputs", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("extract_replacing_inputs")
 
 
 def _found(defs: dict, root: str) -> list[tuple[str, str, str]]:  # type: ignore[type-arg]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from gpu_fabric.plan import helm_render
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,11 +85,7 @@ def test_a_failing_template_raises_with_helms_message(tmp_path: Path) -> None:
 
 
 def _install_helm() -> object:
-    spec = importlib.util.spec_from_file_location("install_helm", ROOT / "scripts/install_helm.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("install_helm")
 
 
 def test_the_helm_installer_refuses_a_wheel_with_another_digest() -> None:
