@@ -7,11 +7,11 @@ encodes (the numbers live in clouds/<cloud>/plan_facts.py with the same sources)
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from gpu_fabric.cli import main
 from gpu_fabric.plan.day2 import Verdict, verdict
 from gpu_fabric.plan.diff import diff_plans, to_markdown
+from tests.support.plans import plan_doc
 
 NG = "aws:eks/nodeGroup:NodeGroup"
 GKE_POOL = "gcp:container/nodePool:NodePool"
@@ -20,10 +20,6 @@ OKE_POOL = "oci:ContainerEngine/nodePool:NodePool"
 DOKS = "digitalocean:index/kubernetesCluster:KubernetesCluster"
 
 
-def _doc(*resources: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
-    return {"stack": "s", "outputs": {}, "resources": [
-        {"urn": f"urn:pulumi:s::p::{t}::{n}", "type": t, "name": n, "parent": None,
-         "dependencies": [], "inputs": i} for t, n, i in resources]}
 
 
 def test_eks_default_update_launches_new_nodes_first() -> None:
@@ -127,8 +123,8 @@ def test_control_plane_version_is_in_place() -> None:
 
 
 def test_diff_json_adds_the_verdict_and_markdown_lists_it(tmp_path, capsys) -> None:
-    base = _doc((NG, "gpu", {"version": "1.34", "updateConfig": {"maxUnavailable": 1}}))
-    head = _doc((NG, "gpu", {"version": "1.35", "updateConfig": {"maxUnavailable": 1}}))
+    base = plan_doc((NG, "gpu", {"version": "1.34", "updateConfig": {"maxUnavailable": 1}}))
+    head = plan_doc((NG, "gpu", {"version": "1.35", "updateConfig": {"maxUnavailable": 1}}))
     result = diff_plans(base, head)
     change = result.to_json()["changes"][0]
     # The keys before "verdict" are the diff's original format, unchanged.
@@ -156,8 +152,8 @@ def test_diff_json_adds_the_verdict_and_markdown_lists_it(tmp_path, capsys) -> N
 
 
 def test_an_in_place_only_diff_prints_no_verdict_section() -> None:
-    base = _doc((NG, "gpu", {"scalingConfig": {"maxSize": 2}}))
-    head = _doc((NG, "gpu", {"scalingConfig": {"maxSize": 3}}))
+    base = plan_doc((NG, "gpu", {"scalingConfig": {"maxSize": 2}}))
+    head = plan_doc((NG, "gpu", {"scalingConfig": {"maxSize": 3}}))
     assert "Day-2 verdict" not in to_markdown(diff_plans(base, head))
 
 
@@ -201,9 +197,9 @@ def test_a_workload_template_change_says_its_pods_are_replaced() -> None:
     assert verdict("update", "other:apps/v1:DaemonSet", [image], [], {}) == Verdict(
         "in-place", (image,))
     # The Markdown lists it under the verdicts (a note is worth showing).
-    before = _doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
+    before = plan_doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
         {"image": "a:1"}]}}}}))
-    after = _doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
+    after = plan_doc((ds, "nccl", {"spec": {"template": {"spec": {"containers": [
         {"image": "a:2"}]}}}}))
     assert ("- `nccl` (`kubernetes:apps/v1:DaemonSet`): in-place; pod template changed: its "
             "pod on every node it runs on is replaced") in to_markdown(diff_plans(before, after))

@@ -15,23 +15,20 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_fabric.plan.diff import diff_plans, to_markdown
+from tests.support.plans import plan_doc
 
 CM = "kubernetes:core/v1:ConfigMap"
 GKE = "gcp:container/cluster:Cluster"
 NG = "aws:eks/nodeGroup:NodeGroup"
 
 
-def _doc(*resources: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
-    return {"stack": "s", "outputs": {}, "resources": [
-        {"urn": f"urn:pulumi:s::p::{t}::{n}", "type": t, "name": n, "parent": None,
-         "dependencies": [], "inputs": i} for t, n, i in resources]}
 
 
 def _plans() -> tuple[dict[str, Any], dict[str, Any]]:
-    base = _doc((CM, "cm", {"metadata": {"name": "a"}, "data": {"k": "1"}}),
+    base = plan_doc((CM, "cm", {"metadata": {"name": "a"}, "data": {"k": "1"}}),
                 (GKE, "gke", {"minMasterVersion": "1.33", "resourceLabels": {"t": "a"}}),
                 (NG, "gpu", {"version": "1.33", "updateConfig": {"maxUnavailable": 3}}))
-    head = _doc((CM, "cm", {"metadata": {"name": "a"}, "data": {"k": "2"}}),
+    head = plan_doc((CM, "cm", {"metadata": {"name": "a"}, "data": {"k": "2"}}),
                 (GKE, "gke", {"minMasterVersion": "1.34", "resourceLabels": {"t": "b"}}),
                 (NG, "gpu", {"version": "1.34", "updateConfig": {"maxUnavailable": 3}}))
     return base, head
@@ -54,8 +51,8 @@ def test_the_day2_section_lists_replacements_notes_and_rolls() -> None:
 
 
 def test_an_in_place_change_without_a_note_is_not_in_the_section() -> None:
-    base = _doc((GKE, "gke", {"resourceLabels": {"t": "a"}}))
-    head = _doc((GKE, "gke", {"resourceLabels": {"t": "b"}}))
+    base = plan_doc((GKE, "gke", {"resourceLabels": {"t": "a"}}))
+    head = plan_doc((GKE, "gke", {"resourceLabels": {"t": "b"}}))
     assert "Day-2 verdict" not in to_markdown(diff_plans(base, head))
 
 
