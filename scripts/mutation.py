@@ -276,6 +276,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             # one literal test file per part of the layer (parts, logic, the Pulumi stack)
             "tests/fabric/test_fabric_layer_*_exact.py",
             "tests/fabric/test_fabric_plugin_guards.py",
+            "tests/fabric/test_fabric_stack_waits_exact.py",
         ],
     ),
 }
