@@ -170,6 +170,15 @@ GUARD = {
     "spec": {"background": False, "rules": []},
 }
 KUEUE_NS = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "kueue-system"}}
+# A quota in the release's namespace (as the DRA driver's system-*-critical quota on GKE,
+# fabric/manifests/dra_driver.py): listed before the Namespace to show the order is
+# FabricStack's (Namespace first, then quotas, then the release), and a ConfigMap in that
+# namespace, which comes after the release.
+KUEUE_QUOTA = {"apiVersion": "v1", "kind": "ResourceQuota",
+               "metadata": {"name": "critical", "namespace": "kueue-system"},
+               "spec": {"hard": {"pods": "100"}}}
+KUEUE_CM = {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "extra", "namespace": "kueue-system"}, "data": {"a": "1"}}
 # UPSTREAM kueue: top-level value and description (values of components/gpu_fabric/platform/teams.py
 # PRIORITIES and platform/kueue.py workload_priority_classes).
 HIGH = {
@@ -213,7 +222,7 @@ def _layer() -> Layer:
             Part("multus", manifests=multus),
             Part("kyverno", manifests=(GUARD, KYVERNO_NS), charts=(KYVERNO,)),
             Part("nads", manifests=(RDMA_VF,), after=("multus",)),
-            Part("kueue", manifests=(KUEUE_NS,), charts=(KUEUE,)),
+            Part("kueue", manifests=(KUEUE_CM, KUEUE_QUOTA, KUEUE_NS), charts=(KUEUE,)),
             Part("kueue-queues", manifests=(HIGH, PRIORITY), after=("kueue",)),
             Part(ADDON_PART, after=("kyverno", "kueue-queues"),
                  installed_by="the OKE NvidiaNetworkOperator add-on (created by OciGpuCluster)"),
@@ -323,6 +332,8 @@ GUARD_NAME = "oci-h100-fabric-kyverno-clusterpolicy-gpufabric-guard-h100"  # FOR
 NAD = "oci-h100-fabric-nads-networkattachmentdefinition-default-rdma-vf"
 KUEUE_NS_NAME = "oci-h100-fabric-kueue-namespace-kueue-system"
 KUEUE_RELEASE = "oci-h100-fabric-kueue-kueue"
+KUEUE_QUOTA_NAME = "oci-h100-fabric-kueue-resourcequota-kueue-system-critical"
+KUEUE_CM_NAME = "oci-h100-fabric-kueue-configmap-kueue-system-extra"
 HIGH_NAME = "oci-h100-fabric-kueue-queues-workloadpriorityclass-gpu-fabric-high"
 PRIORITY_NAME = "oci-h100-fabric-kueue-queues-priorityclass-gpu-fabric-high"  # FORM
 NIC = "oci-h100-fabric-nic-cluster-policy-nicclusterpolicy-nic-cluster-policy"
@@ -340,6 +351,8 @@ TYPES = {
     NAD: "kubernetes:k8s.cni.cncf.io/v1:NetworkAttachmentDefinition",  # OCI line 13
     KUEUE_NS_NAME: "kubernetes:core/v1:Namespace",  # MATRIX
     KUEUE_RELEASE: "kubernetes:helm.sh/v3:Release",  # MATRIX
+    KUEUE_QUOTA_NAME: "kubernetes:core/v1:ResourceQuota",  # gcp-a4 quota lines
+    KUEUE_CM_NAME: "kubernetes:core/v1:ConfigMap",  # OCI line 4
     HIGH_NAME: "kubernetes:kueue.x-k8s.io/v1beta1:WorkloadPriorityClass",  # MATRIX
     PRIORITY_NAME: "kubernetes:scheduling.k8s.io/v1:PriorityClass",  # MATRIX (part teams)
     NIC: "kubernetes:mellanox.com/v1alpha1:NicClusterPolicy",  # OCI line 16
@@ -395,8 +408,11 @@ def test_each_part_keeps_its_resources_in_order_firsts_releases_rest(run: Run) -
         (k8s.apiextensions.CustomResource, GUARD_NAME),
     ]
     assert run.made("nads") == [(k8s.apiextensions.CustomResource, NAD)]
+    # Namespace, then its quota, then the release, then the part's other objects.
     assert run.made("kueue") == [(k8s.core.v1.Namespace, KUEUE_NS_NAME),
-                                 (k8s.helm.v3.Release, KUEUE_RELEASE)]
+                                 (k8s.core.v1.ResourceQuota, KUEUE_QUOTA_NAME),
+                                 (k8s.helm.v3.Release, KUEUE_RELEASE),
+                                 (k8s.core.v1.ConfigMap, KUEUE_CM_NAME)]
     # UPSTREAM kueue: top-level fields, so not the CustomResource class (metadata/spec only).
     assert run.made("kueue-queues") == [
         (resources._TopLevelCustomResource, HIGH_NAME),
@@ -423,7 +439,12 @@ def test_depends_on_orders_crds_and_namespaces_then_releases_then_the_rest(run: 
         # nads (namespace default) after multus: multus's cluster-wide resources (the CRD,
         # the ClusterRole and its binding), not its objects in kube-system.
         NAD: tuple(sorted(urn(n) for n in (CRD, ROLE, BINDING))),
-        KUEUE_RELEASE: (urn(KUEUE_NS_NAME),),
+        # The quota waits for its namespace; the release for both (a pod the quota must
+        # admit is never created before it); the ConfigMap for its namespace and the
+        # release (the quota it reaches through the release).
+        KUEUE_RELEASE: tuple(sorted((urn(KUEUE_NS_NAME), urn(KUEUE_QUOTA_NAME)))),
+        KUEUE_QUOTA_NAME: (urn(KUEUE_NS_NAME),),
+        KUEUE_CM_NAME: tuple(sorted(urn(n) for n in (KUEUE_NS_NAME, KUEUE_RELEASE))),
         KUEUE_NS_NAME: (),
         # kueue-queues after kueue: its release, not the kueue-system namespace.
         HIGH_NAME: (urn(KUEUE_RELEASE),),
