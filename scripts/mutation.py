@@ -84,6 +84,7 @@ MODULES: dict[str, tuple[str | list[str], list[str]]] = {
             # stop 40: the cross-field and multi-node NVLink messages written out
             "tests/spec/test_spec_nvlink_cross_field_exact.py",
             "tests/spec/test_spec_values_exact.py",
+            "tests/spec/test_spec_pools_network_exact.py",
             "tests/cli/test_input_limits.py",
             # issues 29-36: the spec's new rules are refused through load_spec in these
             # (single specs, milliseconds each)
