@@ -20,7 +20,6 @@ from gpu_fabric.plan.diff import (
     MISSING,
     PlanDiff,
     ResourceChange,
-    _ignored,
     _normalize,
     _split,
     changed_paths,
@@ -30,6 +29,7 @@ from gpu_fabric.plan.diff import (
     to_markdown,
     value_at,
 )
+from gpu_fabric.plan.paths import at_or_under
 
 POOL = "gcp:container/nodePool:NodePool"
 NETWORK = "gcp:compute/network:Network"
@@ -331,14 +331,14 @@ def test_replacing_and_ignored_match_whole_segments() -> None:
     )
     assert replacing("test:index:Unknown", paths) == ()
     gke = ("initialNodeCount", "nodeConfig.ephemeralStorageLocalSsdConfig")
-    assert _ignored(gke, "initialNodeCount")
-    assert _ignored(gke, "nodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount")
-    assert not _ignored(gke, "initialNodeCounts")
-    assert not _ignored((), "initialNodeCount")
-    assert _ignored(("scalingConfig.desiredSize",), "scalingConfig.desiredSize")
-    assert not _ignored(("scalingConfig.desiredSize",), "scalingConfig.maxSize")
-    assert _ignored(("subnets",), "subnets[2].addressPrefix")
-    assert _ignored(("a[*].b",), "a[3].b")
+    assert at_or_under("initialNodeCount", gke)
+    assert at_or_under("nodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount", gke)
+    assert not at_or_under("initialNodeCounts", gke)
+    assert not at_or_under("initialNodeCount", ())
+    assert at_or_under("scalingConfig.desiredSize", ("scalingConfig.desiredSize",))
+    assert not at_or_under("scalingConfig.maxSize", ("scalingConfig.desiredSize",))
+    assert at_or_under("subnets[2].addressPrefix", ("subnets",))
+    assert at_or_under("a[3].b", ("a[*].b",))
 
 
 def test_rows_sorted_by_action_before_type() -> None:

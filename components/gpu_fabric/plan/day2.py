@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_fabric.plan.cloud_facts import NodeUpdate, RefusedInput, every_cloud
-from gpu_fabric.plan.paths import normalize
+from gpu_fabric.plan.paths import at_or_under
 from gpu_fabric.plan.replacing_data import provider_deletes_first
 
 RUNBOOK_DOC = "docs/day2.md"
@@ -121,12 +121,6 @@ def _zero(value: int | str) -> bool:
     return str(value).strip() in ("0", "0%")
 
 
-def _matches(path: str, prefixes: Sequence[str]) -> bool:
-    """``path`` (list indices ignored) is one of ``prefixes`` or below one."""
-    norm = normalize(path)
-    return any(norm == p or norm.startswith(p + ".") for p in prefixes)
-
-
 def _runbook(type_: str, role: str | None, kind: str) -> str | None:
     prefix = every_cloud().runbooks.get(type_)
     section = _SECTION.get((role or "", kind))
@@ -183,7 +177,7 @@ def _refused(type_: str, paths: Sequence[str],
     for i, path in enumerate(paths):
         before, after = values[i] if i < len(values) else (None, None)
         for rule in rules:
-            if _matches(path, (rule.path,)) and not _accepted(rule, before, after):
+            if at_or_under(path, (rule.path,)) and not _accepted(rule, before, after):
                 hits.append((path, rule))
                 break
     return hits
@@ -221,21 +215,21 @@ def verdict(action: str, type_: str, paths: Sequence[str], replacing_paths: Sequ
     inputs = head_inputs or {}
     update = facts.node_updates.get(type_)
     if update is not None:
-        rolled = tuple(p for p in paths if _matches(p, update.rolling_inputs))
+        rolled = tuple(p for p in paths if at_or_under(p, update.rolling_inputs))
         if rolled:
             return _rolling(type_, role, update, rolled, inputs)
     through = facts.rolls_through.get(type_)
     if through is not None and paths:
         return Verdict("rolling", tuple(paths), nodes_down=True, note=through,
                        runbook=_runbook(type_, "pool", "rolling"))
-    plane = tuple(p for p in paths if _matches(p, facts.control_plane_inputs.get(type_, ())))
+    plane = tuple(p for p in paths if at_or_under(p, facts.control_plane_inputs.get(type_, ())))
     if plane:
         return Verdict(
             "in-place", plane,
             note="control plane upgraded in place; this input rolls no node (pools roll "
                  "when their own version changes, or by auto-upgrade where it is on)",
             runbook=_runbook(type_, role, "in-place"))
-    template = tuple(p for p in paths if _matches(p, ("spec.template",)))
+    template = tuple(p for p in paths if at_or_under(p, ("spec.template",)))
     kind = type_.rsplit(":", 1)[-1]
     if template and type_.startswith("kubernetes:apps/") and kind in PODS_REPLACED:
         return Verdict("in-place", template, note=PODS_REPLACED[kind])

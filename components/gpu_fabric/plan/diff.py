@@ -24,6 +24,7 @@ from typing import Any
 
 from gpu_fabric.plan.cloud_facts import every_cloud
 from gpu_fabric.plan.day2 import Verdict, verdict
+from gpu_fabric.plan.paths import at_or_under
 from gpu_fabric.plan.paths import normalize as _normalize
 from gpu_fabric.plan.replacing_data import kubernetes_replacing
 
@@ -34,39 +35,21 @@ def replacing_inputs() -> Mapping[str, tuple[str, ...]]:
     return every_cloud().replacing_inputs
 
 
-def ignored_paths(resource: Mapping[str, Any]) -> tuple[str, ...]:
-    """The input paths a planned resource registers with ``ignore_changes`` (its
-    ``options`` in ``plan --json``).
+def option_paths(resource: Mapping[str, Any], option: str) -> tuple[str, ...]:
+    """The input paths a planned resource registers under one of its ``options`` in
+    ``plan --json``: ``ignore_changes`` or ``replace_on_changes``.
 
-    Pulumi applies ``ignoreChanges`` per resource, from the program being applied, so the
-    diff reads the head plan's own option: an image pinned on one pool is ignored there
-    and nowhere else (OKE pins only looked-up images, issue 31). A plan written before
-    the ``options`` key existed ignores nothing.
+    Pulumi applies both per resource, from the program being applied, so the diff reads
+    the head plan's own options: an image pinned on one pool is ignored there and nowhere
+    else (OKE pins only looked-up images, issue 31); a path listed under
+    ``replace_on_changes`` replaces the resource whatever the provider marks
+    (pulumi.com/docs/iac/concepts/options/replaceonchanges). A plan written before the
+    ``options`` key existed has neither.
     """
     options = resource.get("options")
     if not isinstance(options, Mapping):
         return ()
-    return tuple(str(p) for p in options.get("ignore_changes") or ())
-
-
-def replace_on_changes(resource: Mapping[str, Any]) -> tuple[str, ...]:
-    """The input paths a planned resource registers with ``replace_on_changes`` (its
-    ``options`` in ``plan --json``): Pulumi replaces the resource when one of them
-    changes, whatever the provider marks (pulumi.com/docs/iac/concepts/options/
-    replaceonchanges). The program's own option, so the diff reads it per resource."""
-    options = resource.get("options")
-    if not isinstance(options, Mapping):
-        return ()
-    return tuple(str(p) for p in options.get("replace_on_changes") or ())
-
-
-def _ignored(ignored: Iterable[str], path: str) -> bool:
-    """Whether ``path`` is one of the ``ignored`` paths or below one (list indices
-    match any index, as Pulumi's ``a[*]``)."""
-    norm = _normalize(path)
-    return any(
-        norm == p or norm.startswith(p + ".") for p in (_normalize(i) for i in ignored)
-    )
+    return tuple(str(p) for p in options.get(option) or ())
 
 
 @dataclass(frozen=True)
@@ -215,8 +198,7 @@ def replacing(type_: str, paths: Iterable[str]) -> tuple[str, ...]:
     hits = []
     for path in paths:
         norm = _normalize(path)
-        if (any(norm == p or norm.startswith(p + ".") for p in prefixes)
-                or norm in blocks
+        if (at_or_under(path, prefixes) or norm in blocks
                 or any(p.startswith(norm + ".") for p in (*prefixes, *blocks))):
             hits.append(path)
     return tuple(hits)
@@ -241,12 +223,12 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> PlanDiff:
                 verdict=verdict("add", res["type"], (), (), res.get("inputs"))))
             continue
         old, new = before[urn].get("inputs", {}), res.get("inputs", {})
-        ignored = ignored_paths(res)
-        paths = tuple(p for p in changed_paths(old, new) if not _ignored(ignored, p))
+        ignored = option_paths(res, "ignore_changes")
+        paths = tuple(p for p in changed_paths(old, new) if not at_or_under(p, ignored))
         if paths:
-            own = replace_on_changes(res)
-            forced = tuple(p for p in paths
-                           if p in replacing(res["type"], paths) or _ignored(own, p))
+            by_provider = set(replacing(res["type"], paths))
+            own = option_paths(res, "replace_on_changes")
+            forced = tuple(p for p in paths if p in by_provider or at_or_under(p, own))
             action = "replace" if forced else "update"
             values = tuple((value_at(old, p), value_at(new, p)) for p in paths)
             result.changes.append(ResourceChange(

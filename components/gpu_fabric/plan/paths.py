@@ -6,6 +6,8 @@ verdict (rolling and control-plane inputs) match paths the same way.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def normalize(path: str) -> str:
     """``a[3].b`` -> ``a.b``: replacement prefixes ignore list indices."""
@@ -18,3 +20,11 @@ def normalize(path: str) -> str:
         elif depth == 0:
             out.append(ch)
     return "".join(out)
+
+
+def at_or_under(path: str, prefixes: Iterable[str]) -> bool:
+    """Whether ``path`` is one of ``prefixes`` or below one, whole segments only, list
+    indices ignored on both sides (``a[3].b`` is under ``a[*].b`` and ``a``; ``ab`` is
+    not under ``a``): how replacing, ignored, rolling and refused inputs all match."""
+    norm = normalize(path)
+    return any(norm == p or norm.startswith(p + ".") for p in map(normalize, prefixes))
