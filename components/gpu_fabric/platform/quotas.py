@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from gpu_fabric.fabric.description import FabricDescription
 from gpu_fabric.fabric.workload import pod_fragment
 from gpu_fabric.platform.mig import mig_resource
+from gpu_fabric.spec.values import BINARY_UNITS
 
 if TYPE_CHECKING:
     from gpu_fabric.spec import ClusterSpec, GpuNodePoolSpec, TeamSpec
@@ -108,11 +109,10 @@ def _is_gpu(resource: str) -> bool:
     return resource.endswith("/gpu") or "/mig-" in resource or resource.endswith(DRA_DEVICES)
 
 
-_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
 
 
 def _bytes(quantity: str) -> int:
-    for unit, factor in _UNITS.items():
+    for unit, factor in BINARY_UNITS.items():
         if quantity.endswith(unit):
             return int(quantity[: -len(unit)]) * factor
     return int(quantity)
@@ -120,8 +120,8 @@ def _bytes(quantity: str) -> int:
 
 def _format(n: int) -> str:
     for unit in ("Ti", "Gi", "Mi", "Ki"):
-        if n % _UNITS[unit] == 0:
-            return f"{n // _UNITS[unit]}{unit}"
+        if n % BINARY_UNITS[unit] == 0:
+            return f"{n // BINARY_UNITS[unit]}{unit}"
     return str(n)
 
 
