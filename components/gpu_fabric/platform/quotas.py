@@ -109,8 +109,6 @@ def _is_gpu(resource: str) -> bool:
     return resource.endswith("/gpu") or "/mig-" in resource or resource.endswith(DRA_DEVICES)
 
 
-
-
 def _bytes(quantity: str) -> int:
     for unit, factor in BINARY_UNITS.items():
         if quantity.endswith(unit):
